@@ -1,0 +1,90 @@
+import Koa, { type Context } from 'koa';
+import type { Services } from '../core/services.js';
+import type { Clock } from '../lib/clock.js';
+import { AppError, ApplicationError } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import type { Logger } from '../lib/logger.js';
+import { relativePath, runPipeline, type RequestState } from './pipeline.js';
+import type { RouteDef, RouteResult } from './route.js';
+import { Router } from './router.js';
+
+export type AppOptions = {
+  services: Services;
+  routes: RouteDef[];
+  logger: Logger;
+  clock: Clock;
+  trustProxy: boolean;
+  maxBodyBytes: number;
+};
+
+/**
+ * The Koa application. One middleware: it gives the request an id, runs the pipeline, turns any
+ * error into the spec's error body, sets the rate-limit headers every response carries, and
+ * records the request in the team's request log.
+ */
+export function createApp(options: AppOptions): Koa {
+  const router = new Router(options.routes);
+  const app = new Koa({ proxy: options.trustProxy });
+  app.silent = true;
+
+  app.use(async (ctx) => {
+    const started = performance.now();
+    const startedAt = options.clock.now();
+    const state: RequestState = { requestId: newId(), path: relativePath(ctx.path), route: null, auth: null, rate: null, body: undefined };
+    ctx.set('x-request-id', state.requestId);
+
+    let result: RouteResult;
+    try {
+      result = await runPipeline(ctx, state, { router, services: options.services, maxBodyBytes: options.maxBodyBytes });
+    } catch (err) {
+      result = errorResult(err, state, options.logger);
+    }
+    state.rate ??= await options.services.rateLimiter.take({ ip: ctx.ip }).catch(() => null);
+    writeResult(ctx, result, state);
+    const latencyMs = Math.round(performance.now() - started);
+
+    if (state.auth) {
+      await options.services.requestLogs
+        .record({
+          teamId: state.auth.team.id,
+          apiKeyId: state.auth.apiKey.id,
+          startedAt,
+          endpoint: state.path,
+          method: ctx.method,
+          responseStatus: result.status,
+          userAgent: ctx.get('user-agent') || undefined,
+          requestId: state.requestId,
+          latencyMs,
+          requestBody: state.body,
+          responseBody: result.raw ? null : (result.body ?? null),
+          emailId: result.emailId ?? null,
+        })
+        .catch((err: unknown) => options.logger.error({ err, requestId: state.requestId }, 'could not record request log'));
+    }
+  });
+  return app;
+}
+
+function errorResult(err: unknown, state: RequestState, logger: Logger): RouteResult {
+  if (err instanceof AppError) return { status: err.statusCode, body: err.toBody(), headers: err.headers };
+  logger.error({ err, requestId: state.requestId, path: state.path }, 'unexpected error');
+  const error = new ApplicationError(`An unexpected error occurred; request id ${state.requestId}`);
+  return { status: error.statusCode, body: error.toBody() };
+}
+
+function writeResult(ctx: Context, result: RouteResult, state: RequestState): void {
+  if (state.rate) {
+    ctx.set('ratelimit-limit', String(state.rate.limit));
+    ctx.set('ratelimit-remaining', String(state.rate.remaining));
+    ctx.set('ratelimit-reset', String(state.rate.resetSeconds));
+  }
+  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  ctx.status = result.status;
+  if (result.raw) {
+    ctx.type = result.raw.contentType;
+    ctx.body = result.raw.bytes;
+    return;
+  }
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = JSON.stringify(result.body ?? null);
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { buildOpenApi } from '../openapi.js';
+import { defineRoute, type RouteDef } from '../route.js';
+import { apiKeyRoutes } from './api-keys.routes.js';
+import { logRoutes } from './logs.routes.js';
+import { operationRoutes } from './operations.routes.js';
+import { teamRoutes } from './team.routes.js';
+
+/** Every route of the API; later capabilities add their lists here. */
+export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
+  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...logRoutes, ...teamRoutes, ...extra];
+  let document: Record<string, unknown> | undefined;
+  const openapi = defineRoute({
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'openapi',
+    summary: 'This OpenAPI 3.1 document',
+    tag: 'operations',
+    permission: 'none',
+    scope: null,
+    responses: { 200: { description: 'OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
+    handler: async () => {
+      document ??= buildOpenApi(all, version);
+      return { status: 200, body: document };
+    },
+  });
+  const all = [...routes, openapi];
+  return all;
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { updateTeamSchema } from '../../core/teams/team.schemas.js';
+import { defineRoute } from '../route.js';
+import { serializeMember, serializeTeam } from '../serializers/team.serializer.js';
+
+const teamSchema = z.object({ object: z.literal('team'), id: z.string(), name: z.string(), slug: z.string() }).passthrough();
+const tag = 'team';
+
+export const teamRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/team',
+    operationId: 'getTeam',
+    summary: 'The team of the calling key',
+    tag,
+    permission: 'full_access',
+    scope: 'team:read',
+    responses: { 200: { description: 'The team', schema: teamSchema } },
+    handler: async ({ auth }) => ({ status: 200, body: serializeTeam(auth.team) }),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/team',
+    operationId: 'updateTeam',
+    summary: 'Update the team name, sender identity, AI assist or brand kit',
+    tag,
+    permission: 'full_access',
+    scope: 'team:write',
+    body: updateTeamSchema,
+    exampleBody: { name: 'Acme' },
+    responses: { 200: { description: 'The updated team', schema: teamSchema } },
+    handler: async ({ body, auth, services }) => ({ status: 200, body: serializeTeam(await services.teams.update(auth.team, body, auth.actor)) }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/team/members',
+    operationId: 'listTeamMembers',
+    summary: 'Members of the team with their role and MFA use',
+    tag,
+    permission: 'full_access',
+    scope: null,
+    responses: { 200: { description: 'Members', schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(z.unknown()) }) } },
+    handler: async ({ auth, services }) => {
+      const members = await services.teams.members(auth.team.id);
+      return { status: 200, body: { object: 'list', has_more: false, data: members.map(serializeMember) } };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/team/brand-kit/uploads',
+    operationId: 'uploadBrandKitFile',
+    summary: 'Upload a logo (PNG, JPG or SVG) for the brand kit',
+    tag,
+    permission: 'full_access',
+    scope: 'team:write',
+    body: z.object({ content: z.string().min(1, 'must not be empty').describe('base64 image') }).strict(),
+    responses: {
+      201: {
+        description: 'Stored; send the url as brand_kit.logo_url in PATCH /team',
+        schema: z.object({ object: z.literal('brand_kit_upload'), url: z.string(), content_type: z.string(), bytes: z.number(), sha256: z.string(), width: z.number().nullable(), height: z.number().nullable() }),
+      },
+    },
+    handler: async ({ body, auth, services }) => ({ status: 201, body: await services.brandAssets.upload(auth.team.id, body.content) }),
+  }),
+];

@@ -1,0 +1,42 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Runtime } from '../core/runtime.js';
+import { VERSION } from '../lib/version.js';
+import { createApp } from './app.js';
+import type { RouteDef } from './route.js';
+import { apiRoutes } from './routes/index.js';
+
+export type ApiServer = { server: Server; url: string; close(): Promise<void> };
+
+/** Starts the HTTP API on the configured host and port (0 picks a free port). */
+export async function startApiServer(runtime: Runtime, options: { extraRoutes?: RouteDef[]; port?: number } = {}): Promise<ApiServer> {
+  const { config, services, logger, clock } = runtime;
+  const app = createApp({
+    services,
+    routes: apiRoutes(VERSION, options.extraRoutes),
+    logger,
+    clock,
+    trustProxy: config.api.trustProxy,
+    maxBodyBytes: config.api.maxBodyBytes,
+  });
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? config.api.port, config.api.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.api.host === '0.0.0.0' || config.api.host === '::' ? '127.0.0.1' : config.api.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (!config.api.publicUrl) runtime.publicUrl.value = url;
+  logger.info({ url }, 'API listening');
+  return {
+    server,
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

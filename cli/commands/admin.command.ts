@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { migrations } from '../../db/migrations/index.js';
+import { migrateDownAll, migrateLatest } from '../../db/migrate.js';
+import { createRuntime, type Runtime } from '../../core/runtime.js';
+import { loadConfig, maskConfig } from '../../lib/config/load-config.js';
+import { createLogger } from '../../lib/logger.js';
+import { startScheduler } from '../../scheduler/scheduler.js';
+import { printJson } from '../output.js';
+
+/** Runs `work` against a runtime whose logs go to stderr, so stdout stays machine-readable. */
+export async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 });
+  const runtime = await createRuntime(config, { ...options, logger });
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+export function registerAdminCommands(program: Command): void {
+  program
+    .command('migrate')
+    .description('apply pending database migrations (safe to run again)')
+    .option('--down-all', 'roll every migration back (destroys data; for development)')
+    .action((options: { downAll?: boolean }) =>
+      withRuntime(
+        async (runtime) => {
+          const done = options.downAll ? await migrateDownAll(runtime.db.knex) : await migrateLatest(runtime.db.knex);
+          printJson({ [options.downAll ? 'reverted' : 'applied']: done, known: migrations.length });
+        },
+        { migrate: false },
+      ),
+    );
+  program
+    .command('config')
+    .description('configuration')
+    .command('print')
+    .description('print the resolved configuration, secrets masked')
+    .action(() => printJson(maskConfig(loadConfig())));
+  program
+    .command('job')
+    .description('scheduled jobs')
+    .command('run <name>')
+    .description('run one scheduled job now (it takes the job lease like a scheduled run)')
+    .action((name: string) =>
+      withRuntime(async (runtime) => {
+        const scheduler = startScheduler(runtime);
+        try {
+          printJson({ job: name, result: await scheduler.runNow(name) });
+        } finally {
+          await scheduler.stop();
+        }
+      }),
+    );
+}

@@ -1,0 +1,17 @@
+import { Command } from 'commander';
+import { VERSION } from '../lib/version.js';
+import { registerAdminCommands } from './commands/admin.command.js';
+import { registerServeCommands } from './commands/serve.command.js';
+import { registerTeamCommands } from './commands/team.command.js';
+import { reportFailure } from './output.js';
+
+const program = new Command('mailroom').version(VERSION).description('Mailroom, the self-hosted mail appliance');
+registerServeCommands(program);
+registerAdminCommands(program);
+registerTeamCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  process.exitCode = reportFailure(err);
+}

@@ -1,0 +1,33 @@
+/**
+ * Plans are data. A team's plan sets its limits; operators move teams between plans with
+ * `mailroom team set-plan`. Numbers for the paid plans are this appliance's defaults (the
+ * spec leaves each plan's allowances open).
+ */
+export type PlanLimits = {
+  included_emails: number;
+  daily_cap: number | null;
+  domain_limit: number;
+  webhook_endpoint_limit: number;
+  retention_days: number;
+};
+
+export type Plan = { code: string; name: string; limits: PlanLimits };
+
+export const PLANS: readonly Plan[] = [
+  { code: 'free', name: 'Free', limits: { included_emails: 3000, daily_cap: 100, domain_limit: 1, webhook_endpoint_limit: 1, retention_days: 30 } },
+  { code: 'pro', name: 'Pro', limits: { included_emails: 50000, daily_cap: null, domain_limit: 10, webhook_endpoint_limit: 10, retention_days: 90 } },
+  { code: 'scale', name: 'Scale', limits: { included_emails: 100000, daily_cap: null, domain_limit: 1000, webhook_endpoint_limit: 20, retention_days: 180 } },
+  // The operator's own teams on their own hardware: no caps beyond what the machine can do.
+  { code: 'unlimited', name: 'Unlimited', limits: { included_emails: 1_000_000_000, daily_cap: null, domain_limit: 100000, webhook_endpoint_limit: 100, retention_days: 365 } },
+];
+
+const byCode = new Map(PLANS.map((plan) => [plan.code, plan]));
+
+export function findPlan(code: string): Plan | undefined {
+  return byCode.get(code);
+}
+
+/** A team whose stored plan code is no longer in the catalogue falls back to the free plan. */
+export function planOrFree(code: string): Plan {
+  return byCode.get(code) ?? PLANS[0]!;
+}

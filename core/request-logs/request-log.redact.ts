@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { TOKEN_PATTERN } from '../api-keys/api-key.tokens.js';
+
+/**
+ * What a request log may keep of a request body. Stored bodies are measurements, not copies:
+ * - a body that names a password, token, secret or key anywhere is dropped whole (null);
+ * - a body carrying a credential-shaped string anywhere is dropped whole;
+ * - message content (subject, html, text, base64 content, template variable values, custom
+ *   header values) becomes { bytes }, attachments become { filename, size, sha256 }.
+ */
+const SECRET_NAME = /pass(word|wd|phrase)?$|secret|token|api[_-]?key|private[_-]?key|^key$|_key$|credential|authorization/i;
+const CONTENT_FIELDS = new Set(['subject', 'html', 'text', 'content']);
+const MEASURED_MAPS = new Set(['variables', 'headers']);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export function redactRequestBody(body: unknown): Json {
+  if (body === undefined || body === null) return null;
+  if (namesASecret(body, undefined)) return null;
+  return measure(body as Json, undefined);
+}
+
+function namesASecret(value: unknown, parentKey: string | undefined): boolean {
+  if (typeof value === 'string') return TOKEN_PATTERN.test(value);
+  if (Array.isArray(value)) return value.some((item) => namesASecret(item, parentKey));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).some(([key, inner]) => {
+      // A template variable declares its name in a field called `key`: that names a variable, not a secret.
+      const isVariableName = key === 'key' && parentKey === 'variables';
+      return (!isVariableName && SECRET_NAME.test(key)) || namesASecret(inner, key);
+    });
+  }
+  return false;
+}
+
+function byteSize(value: string): number {
+  return Buffer.byteLength(value, 'utf8');
+}
+
+function measureAttachment(item: Json): Json {
+  if (!item || typeof item !== 'object' || Array.isArray(item)) return { bytes: byteSize(JSON.stringify(item)) };
+  const content = typeof item.content === 'string' ? Buffer.from(item.content, 'base64') : null;
+  return {
+    filename: typeof item.filename === 'string' ? item.filename : null,
+    size: content ? content.length : null,
+    sha256: content ? createHash('sha256').update(content).digest('hex') : null,
+  };
+}
+
+function measureMap(value: Json): Json {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return measureLeaf(value);
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, measureLeaf(inner)]));
+}
+
+function measureLeaf(value: Json): Json {
+  if (value === null) return null;
+  if (typeof value === 'string') return { bytes: byteSize(value) };
+  return { bytes: byteSize(JSON.stringify(value)) };
+}
+
+function measure(value: Json, key: string | undefined): Json {
+  if (key && CONTENT_FIELDS.has(key) && value !== null && typeof value !== 'object') return measureLeaf(value);
+  if (key === 'attachments' && Array.isArray(value)) return value.map(measureAttachment);
+  if (key && MEASURED_MAPS.has(key) && value && typeof value === 'object' && !Array.isArray(value)) return measureMap(value);
+  // Items of other arrays are measured by their own fields (e.g. template variable declarations).
+  if (Array.isArray(value)) return value.map((item) => measure(item, key && CONTENT_FIELDS.has(key) ? key : undefined));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([inner, child]) => [inner, measure(child, inner)]));
+  }
+  return value;
+}

@@ -1,0 +1,83 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../lib/clock.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { isUuid, newId } from '../../lib/ids.js';
+import { PLANS } from '../plans/plan.catalog.js';
+import { redactRequestBody } from './request-log.redact.js';
+import { RequestLogRepository } from './request-log.repository.js';
+import type { ListLogsQuery } from './request-log.schemas.js';
+import { sourceOf, type RequestLog } from './request-log.types.js';
+
+export type RequestRecord = {
+  teamId: string;
+  apiKeyId: string | null;
+  startedAt: Date;
+  endpoint: string;
+  method: string;
+  responseStatus: number;
+  userAgent: string | undefined;
+  requestId: string;
+  latencyMs: number;
+  requestBody: unknown;
+  responseBody: unknown;
+  emailId: string | null;
+};
+
+export class RequestLogService {
+  private readonly logs: RequestLogRepository;
+
+  constructor(private readonly deps: { knex: Knex; clock: Clock }) {
+    this.logs = new RequestLogRepository(deps.knex);
+  }
+
+  /** Records one API request; bodies are redacted here, so nothing else has to remember to. */
+  async record(request: RequestRecord): Promise<string> {
+    const id = newId();
+    const failed = request.responseStatus >= 400;
+    await this.logs.insert({
+      id,
+      teamId: request.teamId,
+      apiKeyId: request.apiKeyId,
+      createdAt: request.startedAt,
+      endpoint: request.endpoint,
+      method: request.method,
+      responseStatus: request.responseStatus,
+      userAgent: request.userAgent ?? null,
+      source: sourceOf(request.userAgent),
+      requestId: request.requestId,
+      latencyMs: request.latencyMs,
+      requestBody: redactRequestBody(request.requestBody),
+      responseBody: failed ? request.responseBody : null,
+      emailId: request.emailId,
+    });
+    return id;
+  }
+
+  async list(teamId: string, query: ListLogsQuery) {
+    return this.logs.list(teamId, query);
+  }
+
+  async get(teamId: string, id: string): Promise<RequestLog> {
+    const log = isUuid(id) ? await this.logs.findInTeam(teamId, id.toLowerCase()) : undefined;
+    if (!log) throw new NotFoundError('Log not found');
+    return log;
+  }
+
+  /** Retention: each team's logs are kept for its plan's window, deleted in batches. */
+  async purgeExpired(batch = 1000): Promise<number> {
+    const now = this.deps.clock.now().getTime();
+    let total = 0;
+    for (const plan of PLANS) {
+      const before = new Date(now - plan.limits.retention_days * 86_400_000);
+      for (let deleted = batch; deleted === batch; ) {
+        deleted = await this.logs.purgeOlderThan([plan.code], before, batch);
+        total += deleted;
+      }
+    }
+    for (let deleted = batch; deleted === batch; ) {
+      deleted = await this.logs.purgeOrphans(batch);
+      total += deleted;
+    }
+    return total;
+  }
+}

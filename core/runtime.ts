@@ -1,0 +1,73 @@
+import { resolve } from 'node:path';
+import { createServices, type Services } from './services.js';
+import { connect, ensureMysqlDatabase, type Database } from '../db/connection.js';
+import { durabilityWarnings } from '../db/dialect.js';
+import { migrateLatest } from '../db/migrate.js';
+import { FileBlobStore } from '../lib/blob-store.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import type { Config } from '../lib/config/config.schema.js';
+import { ConfigError } from '../lib/errors.js';
+import { createKeyValueStore } from '../lib/kv/create-kv.js';
+import type { KeyValueStore } from '../lib/kv/kv.js';
+import { createLogger, type Logger } from '../lib/logger.js';
+import { VERSION } from '../lib/version.js';
+
+/** Everything a Mailroom process runs on, built once at start-up. */
+export type Runtime = {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  kv: KeyValueStore;
+  blobs: FileBlobStore;
+  clock: Clock;
+  services: Services;
+  /** Set by the API server once it listens (the port may be 0). */
+  publicUrl: { value: string };
+  close(): Promise<void>;
+};
+
+export function assertStartable(config: Config): void {
+  if (config.env === 'production' && !config.masterKey) {
+    throw new ConfigError('Invalid configuration:\n  masterKey (MAILROOM_MASTER_KEY): required in production (32+ characters); it encrypts secrets at rest');
+  }
+}
+
+/**
+ * Connects to the database (creating the MySQL database on first start), applies pending
+ * migrations, and builds the services. `migrate: false` is for commands that must not change
+ * the schema.
+ */
+export async function createRuntime(config: Config, options: { migrate?: boolean; logger?: Logger; clock?: Clock } = {}): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  if (config.database.url.startsWith('mysql://') || config.database.url.startsWith('mariadb://')) await ensureMysqlDatabase(config.database.url);
+  const db = connect(config.database.url, config.database.poolMax);
+  try {
+    if (options.migrate !== false) {
+      const applied = await migrateLatest(db.knex);
+      if (applied.length > 0) logger.info({ applied }, 'database migrated');
+    }
+    for (const warning of await durabilityWarnings(db.knex, db.dialect)) logger.warn(`DURABILITY WARNING: ${warning}`);
+  } catch (err) {
+    await db.knex.destroy();
+    throw err;
+  }
+  const kv = createKeyValueStore(config.redis);
+  const blobs = new FileBlobStore(resolve(config.dataDir));
+  const publicUrl = { value: (config.api.publicUrl ?? `http://127.0.0.1:${config.api.port}`).replace(/\/+$/, '') };
+  const services = createServices({ knex: db.knex, dialect: db.dialect, kv, blobs, clock, config, version: VERSION, publicUrl: () => publicUrl.value });
+  return {
+    config,
+    logger,
+    db,
+    kv,
+    blobs,
+    clock,
+    services,
+    publicUrl,
+    async close() {
+      await kv.close();
+      await db.knex.destroy();
+    },
+  };
+}

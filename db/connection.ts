@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { ConfigError } from '../lib/errors.js';
+
+export type Dialect = 'sqlite' | 'mysql';
+export type Database = { knex: Knex; dialect: Dialect; url: string };
+
+/** sqlite://./rel.sqlite -> ./rel.sqlite; sqlite:///abs/x.sqlite -> /abs/x.sqlite; sqlite://:memory: */
+export function sqlitePathFromUrl(url: string): string {
+  const rest = url.slice('sqlite://'.length);
+  if (rest === ':memory:') return rest;
+  if (!rest) throw new ConfigError('Invalid configuration:\n  database.url: sqlite:// needs a file path');
+  return rest;
+}
+
+export function dialectOf(url: string): Dialect {
+  if (url.startsWith('sqlite://')) return 'sqlite';
+  if (url.startsWith('mysql://') || url.startsWith('mariadb://')) return 'mysql';
+  throw new ConfigError(`Invalid configuration:\n  database.url: unsupported scheme in "${url.split(':')[0]}:", use sqlite:// or mysql://`);
+}
+
+export function connect(url: string, poolMax = 10): Database {
+  const dialect = dialectOf(url);
+  return { knex: dialect === 'sqlite' ? connectSqlite(url) : connectMysql(url, poolMax), dialect, url };
+}
+
+function connectSqlite(url: string): Knex {
+  const path = sqlitePathFromUrl(url);
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: path },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      // An acknowledged write is on disk: WAL with synchronous=FULL fsyncs every commit.
+      afterCreate: (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) => {
+        try {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('synchronous = FULL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('busy_timeout = 5000');
+          done(null, conn);
+        } catch (err) {
+          done(err as Error, conn);
+        }
+      },
+    },
+  });
+}
+
+function connectMysql(url: string, poolMax: number): Knex {
+  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  return knexFactory({
+    client: 'mysql2',
+    connection: {
+      host: parsed.hostname,
+      port: parsed.port ? Number(parsed.port) : 3306,
+      user: decodeURIComponent(parsed.username || 'root'),
+      password: decodeURIComponent(parsed.password),
+      database: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'mailroom',
+      charset: 'utf8mb4',
+      // Timestamps go in and come out as UTC regardless of the server's time zone.
+      timezone: 'Z',
+      supportBigNumbers: true,
+    },
+    pool: { min: 0, max: poolMax },
+  });
+}
+
+/** Creates the MySQL database named in the URL if it does not exist (first start, tests). */
+export async function ensureMysqlDatabase(url: string): Promise<void> {
+  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const name = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'mailroom';
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new ConfigError(`Invalid configuration:\n  database.url: database name "${name}" must be letters, digits and _`);
+  parsed.pathname = '/';
+  const admin = knexFactory({
+    client: 'mysql2',
+    connection: {
+      host: parsed.hostname,
+      port: parsed.port ? Number(parsed.port) : 3306,
+      user: decodeURIComponent(parsed.username || 'root'),
+      password: decodeURIComponent(parsed.password),
+    },
+    pool: { min: 0, max: 1 },
+  });
+  try {
+    await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  } finally {
+    await admin.destroy();
+  }
+}

@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import type { Dialect } from './connection.js';
+
+/**
+ * Every difference between SQLite and MySQL the code has to know about, in one place.
+ * Repositories use these helpers instead of branching on the dialect themselves.
+ */
+
+/** SQLite hands timestamps back as epoch milliseconds, MySQL as Date objects. */
+export function readTimestamp(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === 'number') return new Date(value);
+  if (typeof value === 'string') return /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
+  throw new TypeError(`not a timestamp: ${String(value)}`);
+}
+
+export function readNullableTimestamp(value: unknown): Date | null {
+  return value === null || value === undefined ? null : readTimestamp(value);
+}
+
+export function isoOrNull(value: Date | null): string | null {
+  return value ? value.toISOString() : null;
+}
+
+/** Both dialects store booleans as 0/1. */
+export function readBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+/** JSON lives in text columns on both dialects. */
+export function readJson<T>(value: unknown, fallback: T): T {
+  if (value === null || value === undefined) return fallback;
+  if (typeof value === 'string') return JSON.parse(value) as T;
+  return value as T;
+}
+
+export function writeJson(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/** A unique-index violation from either driver. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; errno?: number };
+  return e?.code === 'ER_DUP_ENTRY' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Escapes % _ and ! so a search term matches literally inside LIKE ... ESCAPE '!'. The escape
+ * character is ! rather than a backslash because MySQL also treats a backslash in a string
+ * literal as an escape, SQLite does not; ! means the same to both.
+ */
+export function likeContains(term: string): string {
+  return `%${term.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}
+
+/**
+ * Case-insensitive substring match where % and _ are ordinary characters. LOWER() on both sides
+ * because SQLite's LIKE and MySQL's collations disagree on case folding.
+ */
+export function whereContains(query: Knex.QueryBuilder, columns: string[], term: string): Knex.QueryBuilder {
+  const pattern = likeContains(term);
+  return query.where((builder) => {
+    for (const column of columns) builder.orWhereRaw(`LOWER(??) LIKE ? ESCAPE '!'`, [column, pattern]);
+  });
+}
+
+/** Warnings about durability settings that would lose acknowledged writes on a crash. */
+export async function durabilityWarnings(knex: Knex, dialect: Dialect): Promise<string[]> {
+  if (dialect !== 'mysql') return [];
+  const [rows] = (await knex.raw(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as [Array<{ Value: string }>];
+  const value = rows[0]?.Value;
+  return value === '1'
+    ? []
+    : [`innodb_flush_log_at_trx_commit is ${value ?? 'unknown'}, not 1: MySQL may lose acknowledged writes (accepted emails, API keys) on a crash. Set innodb_flush_log_at_trx_commit=1.`];
+}

@@ -1,0 +1,19 @@
+import type { Migration } from './migration.js';
+import { createTeams } from './20261122-0001-create-teams.js';
+import { createTeamMembers } from './20261122-0002-create-team-members.js';
+import { createApiKeys } from './20261122-0003-create-api-keys.js';
+import { createRequestLogs } from './20261122-0004-create-request-logs.js';
+import { createIdempotencyKeys } from './20261122-0005-create-idempotency-keys.js';
+import { createBrandAssets } from './20261122-0006-create-brand-assets.js';
+import { createJobLeases } from './20261122-0007-create-job-leases.js';
+
+/** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
+export const migrations: Migration[] = [
+  createTeams,
+  createTeamMembers,
+  createApiKeys,
+  createRequestLogs,
+  createIdempotencyKeys,
+  createBrandAssets,
+  createJobLeases,
+];

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Content that does not belong in hot tables (message bodies, attachments, uploads) lives here,
+ * on the filesystem under dataDir. A put returns only after the bytes and the directory entry
+ * are fsynced, so an acknowledged write survives a power cut.
+ */
+export class FileBlobStore {
+  constructor(private readonly root: string) {}
+
+  private pathOf(namespace: string, name: string): string {
+    if (!/^[a-z0-9-]+$/.test(namespace) || !/^[A-Za-z0-9._-]+$/.test(name) || name.startsWith('.')) {
+      throw new Error(`invalid blob name ${namespace}/${name}`);
+    }
+    return join(this.root, namespace, name);
+  }
+
+  async put(namespace: string, name: string, bytes: Buffer): Promise<void> {
+    const dir = join(this.root, namespace);
+    await mkdir(dir, { recursive: true });
+    const final = this.pathOf(namespace, name);
+    const temp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
+    const file = await open(temp, 'w', 0o640);
+    try {
+      await file.writeFile(bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, final);
+    const dirHandle = await open(dir, 'r');
+    try {
+      await dirHandle.sync();
+    } finally {
+      await dirHandle.close();
+    }
+  }
+
+  async get(namespace: string, name: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathOf(namespace, name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  /** Readiness: the data directory accepts writes. */
+  async checkWritable(): Promise<void> {
+    await this.put('health', 'probe', Buffer.from(String(Date.now())));
+  }
+}

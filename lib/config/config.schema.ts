@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * The whole configuration of a Mailroom node: one schema, every default commented here.
+ * Sources, later winning: these defaults, the JSON config file, MAILROOM_* environment variables
+ * (see ENV_OVERRIDES). `mailroom config print` shows the result with secrets masked.
+ */
+export const configSchema = z
+  .object({
+    /** development relaxes the master-key rule and logs prettier; production is strict. */
+    env: z.enum(['development', 'test', 'production']).default('development'),
+    /** pino level: fatal, error, warn, info, debug, trace, silent. */
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Spool, uploads and the embedded SQLite file live here. */
+    dataDir: z.string().min(1).default('./data'),
+    /**
+     * Encrypts secrets at rest (DKIM private keys, webhook secrets). 32+ characters.
+     * Optional in development only; start-up refuses a production node without one.
+     */
+    masterKey: z.string().min(32).optional(),
+    database: z
+      .object({
+        /** sqlite://./relative.sqlite, sqlite:///absolute/path.sqlite or mysql://user:pass@host:3306/db */
+        url: z.string().min(1).default('sqlite://./data/mailroom.sqlite'),
+        /** Connection pool size per process (MySQL only; SQLite uses one writer). */
+        poolMax: z.number().int().min(1).max(200).default(10),
+      })
+      .strict()
+      .prefault({}),
+    redis: z
+      .object({
+        /** redis://host:6379/0. Unset: the in-process implementation (single node only). */
+        url: z.string().min(1).optional(),
+        /** Prefix for every key, so several appliances can share one Redis. */
+        keyPrefix: z.string().default('mailroom:'),
+      })
+      .strict()
+      .prefault({}),
+    api: z
+      .object({
+        host: z.string().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(3000),
+        /** Public base URL of this API, used in links it hands out (brand-kit upload URLs). */
+        publicUrl: z.string().url().optional(),
+        /** Trust X-Forwarded-For from a reverse proxy in front of the API. */
+        trustProxy: z.boolean().default(false),
+        /** Requests per second per team (token bucket of the same size). The spec's value is 10. */
+        rateLimitPerSecond: z.number().int().min(1).max(100000).default(10),
+        /** Largest request body accepted, in bytes (sends carry attachments). */
+        maxBodyBytes: z.number().int().min(1024).default(50 * 1024 * 1024),
+      })
+      .strict()
+      .prefault({}),
+    ai: z
+      .object({
+        /** No AI provider ships with the appliance yet; AI routes answer 503 until one is set. */
+        provider: z.enum(['none']).default('none'),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Environment variable -> dotted config key, with how to read the string. */
+export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'number' | 'boolean' }> = {
+  MAILROOM_ENV: { key: 'env', type: 'string' },
+  MAILROOM_LOG_LEVEL: { key: 'logLevel', type: 'string' },
+  MAILROOM_DATA_DIR: { key: 'dataDir', type: 'string' },
+  MAILROOM_MASTER_KEY: { key: 'masterKey', type: 'string' },
+  MAILROOM_DATABASE_URL: { key: 'database.url', type: 'string' },
+  MAILROOM_DATABASE_POOL_MAX: { key: 'database.poolMax', type: 'number' },
+  MAILROOM_REDIS_URL: { key: 'redis.url', type: 'string' },
+  MAILROOM_REDIS_KEY_PREFIX: { key: 'redis.keyPrefix', type: 'string' },
+  MAILROOM_API_HOST: { key: 'api.host', type: 'string' },
+  MAILROOM_API_PORT: { key: 'api.port', type: 'number' },
+  MAILROOM_PUBLIC_URL: { key: 'api.publicUrl', type: 'string' },
+  MAILROOM_TRUST_PROXY: { key: 'api.trustProxy', type: 'boolean' },
+  MAILROOM_RATE_LIMIT_PER_SECOND: { key: 'api.rateLimitPerSecond', type: 'number' },
+};
+
+/** Keys whose values `config print` masks. */
+export const SECRET_KEYS = ['masterKey'];
+/** Keys holding URLs whose password part is masked. */
+export const URL_KEYS = ['database.url', 'redis.url'];

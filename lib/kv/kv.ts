@@ -1,0 +1,46 @@
+/**
+ * The small shared-state interface the appliance needs from Redis: token buckets for rate limits
+ * and short-lived keys. Production uses Redis so every process on every node shares the counts;
+ * the in-process implementation is the embedded default for a single node.
+ */
+export type TokenBucketResult = {
+  allowed: boolean;
+  /** Whole tokens left after this request. */
+  remaining: number;
+  /** Milliseconds until the bucket is full again. */
+  msUntilFull: number;
+  /** Milliseconds until one token is available (0 when allowed). */
+  msUntilToken: number;
+};
+
+export interface KeyValueStore {
+  readonly kind: 'redis' | 'memory';
+  /** Takes one token from the bucket `key` (capacity tokens, refilled at ratePerSecond). */
+  takeToken(key: string, capacity: number, ratePerSecond: number): Promise<TokenBucketResult>;
+  /** Sets key to value only if absent; true when set. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  get(key: string): Promise<string | null>;
+  delete(key: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The bucket arithmetic both implementations share (Redis runs the same steps in Lua). */
+export function refillBucket(
+  state: { tokens: number; updatedMs: number } | undefined,
+  capacity: number,
+  ratePerSecond: number,
+  nowMs: number,
+): TokenBucketResult & { tokens: number } {
+  const elapsed = state ? Math.max(0, nowMs - state.updatedMs) : 0;
+  const available = state ? Math.min(capacity, state.tokens + (elapsed * ratePerSecond) / 1000) : capacity;
+  const allowed = available >= 1;
+  const tokens = allowed ? available - 1 : available;
+  return {
+    allowed,
+    tokens,
+    remaining: Math.floor(tokens),
+    msUntilFull: Math.ceil(((capacity - tokens) * 1000) / ratePerSecond),
+    msUntilToken: allowed ? 0 : Math.ceil(((1 - tokens) * 1000) / ratePerSecond),
+  };
+}

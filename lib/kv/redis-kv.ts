@@ -1,0 +1,69 @@
+import { Redis } from 'ioredis';
+import type { KeyValueStore, TokenBucketResult } from './kv.js';
+
+/**
+ * Token bucket as one atomic Lua script, with Redis's own clock (TIME) so API processes on
+ * different hosts with drifting clocks still share one bucket correctly. Mirrors refillBucket().
+ */
+const TAKE_TOKEN = `
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
+local tokens = capacity
+if state[1] then
+  local elapsed = math.max(0, now - tonumber(state[2]))
+  tokens = math.min(capacity, tonumber(state[1]) + elapsed * rate / 1000)
+end
+local allowed = 0
+if tokens >= 1 then
+  allowed = 1
+  tokens = tokens - 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(now))
+local full_ms = math.ceil((capacity - tokens) * 1000 / rate)
+redis.call('PEXPIRE', KEYS[1], full_ms + 1000)
+local token_ms = 0
+if allowed == 0 then token_ms = math.ceil((1 - tokens) * 1000 / rate) end
+return { allowed, math.floor(tokens), full_ms, token_ms }
+`;
+
+export class RedisKeyValueStore implements KeyValueStore {
+  readonly kind = 'redis' as const;
+  private readonly redis: Redis;
+
+  constructor(url: string, private readonly prefix: string) {
+    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    this.redis.defineCommand('mailroomTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+    // Connection errors surface on the commands that need Redis (answered 503); keep the
+    // process alive meanwhile instead of crashing on an unhandled 'error' event.
+    this.redis.on('error', () => {});
+  }
+
+  async takeToken(key: string, capacity: number, ratePerSecond: number): Promise<TokenBucketResult> {
+    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>).mailroomTakeToken!;
+    const [allowed, remaining, msUntilFull, msUntilToken] = await command.call(this.redis, this.prefix + key, capacity, ratePerSecond);
+    return { allowed: allowed === 1, remaining: remaining!, msUntilFull: msUntilFull!, msUntilToken: msUntilToken! };
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(this.prefix + key, value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.redis.get(this.prefix + key);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,10 @@
+import type { Services } from '../core/services.js';
+
+/** One scheduled job: a name, a cron expression and the work, which calls core services. */
+export type Job = {
+  name: string;
+  cron: string;
+  /** Longest a run may take; the lease is held this long. */
+  timeoutMs: number;
+  run(services: Services): Promise<Record<string, number>>;
+};

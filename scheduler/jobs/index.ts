@@ -1,0 +1,6 @@
+import type { Job } from '../job.js';
+import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
+import { purgeRequestLogsJob } from './purge-request-logs.job.js';
+
+/** The one list of scheduled jobs. */
+export const jobs: Job[] = [purgeRequestLogsJob, purgeIdempotencyKeysJob];

@@ -1,0 +1,51 @@
+import { hostname } from 'node:os';
+import cron from 'node-cron';
+import { JobLease } from '../core/scheduling/job-lease.js';
+import type { Runtime } from '../core/runtime.js';
+import type { Job } from './job.js';
+import { jobs as defaultJobs } from './jobs/index.js';
+
+export type Scheduler = { runNow(name: string): Promise<Record<string, number> | 'skipped'>; stop(): Promise<void> };
+
+/**
+ * Runs each job on its cron schedule with no overlap: in this process a job never starts while
+ * its previous run is going, and across nodes the database lease lets one node run it.
+ */
+export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Scheduler {
+  const lease = new JobLease(runtime.db.knex);
+  const holder = `${hostname()}:${process.pid}`;
+  const running = new Map<string, Promise<unknown>>();
+
+  const runJob = async (job: Job): Promise<Record<string, number> | 'skipped'> => {
+    if (running.has(job.name)) return 'skipped';
+    if (!(await lease.acquire(job.name, holder, job.timeoutMs, runtime.clock.now()))) return 'skipped';
+    const started = performance.now();
+    const work = job.run(runtime.services);
+    running.set(job.name, work);
+    try {
+      const result = await work;
+      runtime.logger.info({ job: job.name, ms: Math.round(performance.now() - started), ...result }, 'job finished');
+      return result;
+    } catch (err) {
+      runtime.logger.error({ err, job: job.name }, 'job failed');
+      throw err;
+    } finally {
+      running.delete(job.name);
+      await lease.release(job.name, holder).catch(() => undefined);
+    }
+  };
+
+  const tasks = jobs.map((job) => cron.schedule(job.cron, () => void runJob(job).catch(() => undefined), { name: job.name }));
+  runtime.logger.info({ jobs: jobs.map((job) => job.name) }, 'scheduler started');
+  return {
+    runNow: (name) => {
+      const job = jobs.find((candidate) => candidate.name === name);
+      if (!job) throw new Error(`no job named ${name}; jobs: ${jobs.map((j) => j.name).join(', ')}`);
+      return runJob(job);
+    },
+    async stop() {
+      for (const task of tasks) await task.stop();
+      await Promise.allSettled(running.values());
+    },
+  };
+}

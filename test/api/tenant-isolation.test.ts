@@ -1,0 +1,51 @@
+import t from 'tap';
+import { apiRoutes } from '../../api/routes/index.js';
+import { newId } from '../../lib/ids.js';
+import { request } from '../helpers/http.js';
+import { resourceFactories } from '../helpers/resource-factories.js';
+import { startTestApp } from '../helpers/test-app.js';
+
+/**
+ * Generated from the route table: every route that takes an id is called with another team's
+ * id and must answer exactly what a random id gets. New routes are covered when they are added.
+ */
+const app = await startTestApp();
+t.teardown(() => app.close());
+const attacker = await app.createTeam('Attacker');
+const victim = await app.createTeam('Victim');
+
+const routes = apiRoutes('test').filter((route) => route.path.includes('/:'));
+t.ok(routes.length >= 3, 'routes with ids exist');
+
+for (const route of routes) {
+  t.test(`${route.method} ${route.path}`, async (t) => {
+    if (route.permission === 'none') {
+      t.pass('public route: nothing team-owned behind it');
+      return;
+    }
+    t.ok(route.isolation, 'the route declares which path parameter names a team-owned resource');
+    if (!route.isolation) return;
+    const factory = resourceFactories[route.isolation.resource];
+    t.ok(factory, `a factory exists for ${route.isolation.resource}`);
+    if (!factory) return;
+    const foreignId = await factory(app, victim);
+    const call = (id: string) =>
+      request(app.url, route.path.replace(`:${route.isolation!.param}`, id), {
+        method: route.method,
+        token: attacker.token,
+        body: route.body ? (route.exampleBody ?? {}) : undefined,
+      });
+    const foreign = await call(foreignId);
+    const random = await call(newId());
+    t.equal(foreign.status, 404, 'another team’s id is 404');
+    t.equal(foreign.text, random.text, 'byte-identical to a random id');
+    t.equal(foreign.body.name, 'not_found');
+    // The victim still reaches its own resource: the 404 was isolation, not a broken route.
+    const own = await request(app.url, route.path.replace(`:${route.isolation.param}`, foreignId), {
+      method: route.method === 'DELETE' ? 'GET' : route.method,
+      token: victim.token,
+      body: route.method === 'DELETE' ? undefined : route.body ? (route.exampleBody ?? {}) : undefined,
+    });
+    t.not(own.status, 404, 'the owner does not get 404');
+  });
+}

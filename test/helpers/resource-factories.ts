@@ -1,0 +1,14 @@
+import type { TestApp } from './test-app.js';
+import { request } from './http.js';
+
+/**
+ * How to make one resource of each kind a route's `isolation` names, inside a given team.
+ * A route naming a kind missing here fails the tenant-isolation test: add its factory.
+ */
+export const resourceFactories: Record<string, (app: TestApp, team: { teamId: string; token: string }) => Promise<string>> = {
+  api_key: async (app, team) => (await app.runtime.services.apiKeys.create(team.teamId, { name: 'victim', permission: 'full_access' })).id,
+  log: async (app, team) => {
+    await request(app.url, '/team', { token: team.token });
+    return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;
+  },
+};
