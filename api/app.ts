@@ -1,7 +1,7 @@
 import Koa, { type Context } from 'koa';
 import type { Services } from '../core/services.js';
 import type { Clock } from '../lib/clock.js';
-import { AppError, ApplicationError } from '../lib/errors.js';
+import { AppError, ApplicationError, ServiceUnavailableError } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import { relativePath, runPipeline, type RequestState } from './pipeline.js';
@@ -65,8 +65,19 @@ export function createApp(options: AppOptions): Koa {
   return app;
 }
 
+/** Driver errors that mean "the database is unreachable", not "this request is wrong". */
+function isDependencyDown(err: unknown): boolean {
+  const e = err as { name?: string; code?: string };
+  return e?.name === 'KnexTimeoutError' || ['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY'].includes(e?.code ?? '');
+}
+
 function errorResult(err: unknown, state: RequestState, logger: Logger): RouteResult {
   if (err instanceof AppError) return { status: err.statusCode, body: err.toBody(), headers: err.headers };
+  if (isDependencyDown(err)) {
+    logger.error({ err, requestId: state.requestId }, 'dependency unavailable');
+    const error = new ServiceUnavailableError(`A dependency is unavailable; retry with backoff (request id ${state.requestId})`);
+    return { status: error.statusCode, body: error.toBody() };
+  }
   logger.error({ err, requestId: state.requestId, path: state.path }, 'unexpected error');
   const error = new ApplicationError(`An unexpected error occurred; request id ${state.requestId}`);
   return { status: error.statusCode, body: error.toBody() };

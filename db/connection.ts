@@ -51,41 +51,35 @@ function connectSqlite(url: string): Knex {
   });
 }
 
-function connectMysql(url: string, poolMax: number): Knex {
+/** mysql2 connection options from a mysql:// URL; `database: false` for server-level work. */
+function mysqlConnection(url: string, database = true) {
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  return knexFactory({
-    client: 'mysql2',
-    connection: {
-      host: parsed.hostname,
-      port: parsed.port ? Number(parsed.port) : 3306,
-      user: decodeURIComponent(parsed.username || 'root'),
-      password: decodeURIComponent(parsed.password),
-      database: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'mailroom',
-      charset: 'utf8mb4',
-      // Timestamps go in and come out as UTC regardless of the server's time zone.
-      timezone: 'Z',
-      supportBigNumbers: true,
-    },
-    pool: { min: 0, max: poolMax },
-  });
+  return {
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : 3306,
+    user: decodeURIComponent(parsed.username || 'root'),
+    password: decodeURIComponent(parsed.password),
+    ...(database ? { database: mysqlDatabaseName(url) } : {}),
+    charset: 'utf8mb4',
+    // Timestamps go in and come out as UTC regardless of the server's time zone.
+    timezone: 'Z',
+    supportBigNumbers: true,
+  };
+}
+
+function mysqlDatabaseName(url: string): string {
+  return decodeURIComponent(new URL(url.replace(/^mariadb:/, 'mysql:')).pathname.replace(/^\//, '')) || 'mailroom';
+}
+
+function connectMysql(url: string, poolMax: number): Knex {
+  return knexFactory({ client: 'mysql2', connection: mysqlConnection(url), pool: { min: 0, max: poolMax } });
 }
 
 /** Creates the MySQL database named in the URL if it does not exist (first start, tests). */
 export async function ensureMysqlDatabase(url: string): Promise<void> {
-  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  const name = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || 'mailroom';
+  const name = mysqlDatabaseName(url);
   if (!/^[A-Za-z0-9_]+$/.test(name)) throw new ConfigError(`Invalid configuration:\n  database.url: database name "${name}" must be letters, digits and _`);
-  parsed.pathname = '/';
-  const admin = knexFactory({
-    client: 'mysql2',
-    connection: {
-      host: parsed.hostname,
-      port: parsed.port ? Number(parsed.port) : 3306,
-      user: decodeURIComponent(parsed.username || 'root'),
-      password: decodeURIComponent(parsed.password),
-    },
-    pool: { min: 0, max: 1 },
-  });
+  const admin = knexFactory({ client: 'mysql2', connection: mysqlConnection(url, false), pool: { min: 0, max: 1 } });
   try {
     await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
   } finally {

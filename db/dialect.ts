@@ -73,3 +73,18 @@ export async function durabilityWarnings(knex: Knex, dialect: Dialect): Promise<
     ? []
     : [`innodb_flush_log_at_trx_commit is ${value ?? 'unknown'}, not 1: MySQL may lose acknowledged writes (accepted emails, API keys) on a crash. Set innodb_flush_log_at_trx_commit=1.`];
 }
+
+/**
+ * Deletes the rows `select` finds, `batch` at a time, until none are left; returns how many.
+ * Small batches keep retention jobs from holding long locks on hot tables (and SQLite has no
+ * DELETE ... LIMIT).
+ */
+export async function deleteInBatches(knex: Knex, table: string, select: () => Knex.QueryBuilder, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ids = (await select().limit(batch)) as Array<{ id: string }>;
+    if (ids.length === 0) return total;
+    total += await knex(table).whereIn('id', ids.map((row) => row.id)).delete();
+    if (ids.length < batch) return total;
+  }
+}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
-import { isUniqueViolation, readTimestamp } from '../../db/dialect.js';
+import { deleteInBatches, isUniqueViolation, readTimestamp } from '../../db/dialect.js';
 import { ConcurrentIdempotentRequestsError, InvalidIdempotencyKeyError, InvalidIdempotentRequestError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 
@@ -102,12 +102,6 @@ export class IdempotencyService {
 
   async purgeExpired(batch = 1000): Promise<number> {
     const now = this.deps.clock.now();
-    let total = 0;
-    for (let deleted = batch; deleted === batch; ) {
-      const ids = await this.deps.knex('idempotency_keys').select('id').where('expires_at', '<', now).limit(batch);
-      deleted = ids.length === 0 ? 0 : await this.deps.knex('idempotency_keys').whereIn('id', ids.map((r: { id: string }) => r.id)).delete();
-      total += deleted;
-    }
-    return total;
+    return deleteInBatches(this.deps.knex, 'idempotency_keys', () => this.deps.knex('idempotency_keys').select('id').where('expires_at', '<', now), batch);
   }
 }

@@ -1,3 +1,4 @@
+import { ServiceUnavailableError } from '../../lib/errors.js';
 import type { KeyValueStore } from '../../lib/kv/kv.js';
 
 export type RateDecision = {
@@ -20,7 +21,11 @@ export class RateLimiter {
 
   async take(subject: { teamId: string } | { ip: string }): Promise<RateDecision> {
     const key = 'teamId' in subject ? `rate:team:${subject.teamId}` : `rate:ip:${subject.ip}`;
-    const result = await this.kv.takeToken(key, this.perSecond, this.perSecond);
+    const result = await this.kv.takeToken(key, this.perSecond, this.perSecond).catch((err: Error) => {
+      // Without the shared bucket the limit cannot be enforced: refuse with 503 rather than let
+      // every process allow the full rate on its own.
+      throw new ServiceUnavailableError(`Rate limiter unavailable (${this.kv.kind}): ${err.message}`);
+    });
     return {
       allowed: result.allowed,
       limit: this.perSecond,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readJson, readTimestamp, whereContains, writeJson } from '../../db/dialect.js';
+import { deleteInBatches, readJson, readTimestamp, whereContains, writeJson } from '../../db/dialect.js';
 import { paginateNewestFirst } from '../pagination/list-query.js';
 import type { ListLogsQuery } from './request-log.schemas.js';
 import type { RequestLog } from './request-log.types.js';
@@ -82,30 +82,28 @@ export class RequestLogRepository {
     return { logs: rows.map(toLog), hasMore };
   }
 
-  /** Deletes up to `batch` logs of teams on `planCodes` older than `before`; returns how many. */
-  async purgeOlderThan(planCodes: string[], before: Date, batch: number): Promise<number> {
-    const ids = await this.knex('request_logs')
-      .select('request_logs.id')
-      .join('teams', 'teams.id', 'request_logs.team_id')
-      .whereIn('teams.plan_code', planCodes)
-      .where('request_logs.created_at', '<', before)
-      .limit(batch);
-    if (ids.length === 0) return 0;
-    return this.knex('request_logs')
-      .whereIn('id', ids.map((row: { id: string }) => row.id))
-      .delete();
+  /** Deletes every log of teams on `planCode` older than `before`, in batches; returns how many. */
+  async purgeOlderThan(planCode: string, before: Date, batch: number): Promise<number> {
+    return deleteInBatches(
+      this.knex,
+      'request_logs',
+      () =>
+        this.knex('request_logs')
+          .select('request_logs.id')
+          .join('teams', 'teams.id', 'request_logs.team_id')
+          .where('teams.plan_code', planCode)
+          .where('request_logs.created_at', '<', before),
+      batch,
+    );
   }
 
   /** Logs of teams that no longer exist are kept by nobody: remove them too. */
   async purgeOrphans(batch: number): Promise<number> {
-    const ids = await this.knex('request_logs')
-      .select('request_logs.id')
-      .leftJoin('teams', 'teams.id', 'request_logs.team_id')
-      .whereNull('teams.id')
-      .limit(batch);
-    if (ids.length === 0) return 0;
-    return this.knex('request_logs')
-      .whereIn('id', ids.map((row: { id: string }) => row.id))
-      .delete();
+    return deleteInBatches(
+      this.knex,
+      'request_logs',
+      () => this.knex('request_logs').select('request_logs.id').leftJoin('teams', 'teams.id', 'request_logs.team_id').whereNull('teams.id'),
+      batch,
+    );
   }
 }

@@ -68,16 +68,9 @@ export class RequestLogService {
     const now = this.deps.clock.now().getTime();
     let total = 0;
     for (const plan of PLANS) {
-      const before = new Date(now - plan.limits.retention_days * 86_400_000);
-      for (let deleted = batch; deleted === batch; ) {
-        deleted = await this.logs.purgeOlderThan([plan.code], before, batch);
-        total += deleted;
-      }
+      total += await this.logs.purgeOlderThan(plan.code, new Date(now - plan.limits.retention_days * 86_400_000), batch);
     }
-    for (let deleted = batch; deleted === batch; ) {
-      deleted = await this.logs.purgeOrphans(batch);
-      total += deleted;
-    }
+    total += await this.logs.purgeOrphans(batch);
     return total;
   }
 }

@@ -34,32 +34,51 @@ export class RedisKeyValueStore implements KeyValueStore {
   private readonly redis: Redis;
 
   constructor(url: string, private readonly prefix: string) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    this.redis = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      // Keep reconnecting in the background, at most every 2 s.
+      retryStrategy: (times) => Math.min(times * 200, 2000),
+    });
     this.redis.defineCommand('mailroomTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
     // Connection errors surface on the commands that need Redis (answered 503); keep the
     // process alive meanwhile instead of crashing on an unhandled 'error' event.
     this.redis.on('error', () => {});
   }
 
+  /**
+   * While Redis is known to be down, fail at once (the API answers 503) rather than queue the
+   * command behind the reconnect back-off. Commands during the first connect still wait for it.
+   */
+  private assertReachable(): void {
+    const status = this.redis.status;
+    if (status === 'reconnecting' || status === 'close' || status === 'end') throw new Error(`Redis is unreachable (${status})`);
+  }
+
   async takeToken(key: string, capacity: number, ratePerSecond: number): Promise<TokenBucketResult> {
+    this.assertReachable();
     const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>).mailroomTakeToken!;
     const [allowed, remaining, msUntilFull, msUntilToken] = await command.call(this.redis, this.prefix + key, capacity, ratePerSecond);
     return { allowed: allowed === 1, remaining: remaining!, msUntilFull: msUntilFull!, msUntilToken: msUntilToken! };
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    this.assertReachable();
     return (await this.redis.set(this.prefix + key, value, 'PX', ttlMs, 'NX')) === 'OK';
   }
 
   async get(key: string): Promise<string | null> {
+    this.assertReachable();
     return this.redis.get(this.prefix + key);
   }
 
   async delete(key: string): Promise<void> {
+    this.assertReachable();
     await this.redis.del(this.prefix + key);
   }
 
   async ping(): Promise<void> {
+    this.assertReachable();
     await this.redis.ping();
   }
 
