@@ -1,38 +1,14 @@
-import { crc32, deflateSync } from 'node:zlib';
 import t from 'tap';
 import { errorShape, request } from '../helpers/http.js';
+import { png as pngOf, pngChunk } from '../helpers/images.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 const app = await startTestApp();
 t.teardown(() => app.close());
 const { token } = await app.createTeam('Brand');
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A real PNG of width x height (grey), with a tEXt chunk carrying `secret`. */
-function png(width: number, height: number, secret = 'Author: someone private'): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // greyscale
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width, 0x80)]);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('tEXt', Buffer.from(`Comment\0${secret}`, 'latin1')),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A PNG with a tEXt chunk that must not survive the upload. */
+const png = (width: number, height: number) => pngOf(width, height, [pngChunk('tEXt', Buffer.from('Comment\0Author: someone private', 'latin1'))]);
 
 const upload = (content: string) => request(app.url, '/team/brand-kit/uploads', { method: 'POST', token, body: { content } });
 

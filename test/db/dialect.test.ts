@@ -1,15 +1,9 @@
 import t from 'tap';
-import { connect, ensureMysqlDatabase } from '../../db/connection.js';
 import { deleteInBatches, durabilityWarnings, isUniqueViolation, readTimestamp, whereContains } from '../../db/dialect.js';
-import { createTestDatabase, TEST_DB_KIND } from '../helpers/test-database.js';
+import { connectTestDatabase, TEST_DB_KIND } from '../helpers/test-database.js';
 
-const database = createTestDatabase();
-if (TEST_DB_KIND === 'mysql') await ensureMysqlDatabase(database.url);
-const db = connect(database.url);
-t.teardown(async () => {
-  await db.knex.destroy();
-  await database.drop();
-});
+const { db, close } = await connectTestDatabase();
+t.teardown(close);
 await db.knex.schema.createTable('things', (table) => {
   table.string('id', 36).primary();
   table.string('name', 100).notNullable().unique();

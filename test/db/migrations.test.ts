@@ -1,17 +1,15 @@
 import t from 'tap';
-import { connect, ensureMysqlDatabase } from '../../db/connection.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '../../db/connection.js';
 import { migrateDownAll, migrateLatest } from '../../db/migrate.js';
 import { migrations } from '../../db/migrations/index.js';
-import { createTestDatabase, TEST_DB_KIND } from '../helpers/test-database.js';
+import { connectTestDatabase, TEST_DB_KIND } from '../helpers/test-database.js';
 
 t.test(`migrations run up, again (no-op), down and up on ${TEST_DB_KIND}`, async (t) => {
-  const database = createTestDatabase();
-  if (TEST_DB_KIND === 'mysql') await ensureMysqlDatabase(database.url);
-  const db = connect(database.url);
-  t.teardown(async () => {
-    await db.knex.destroy();
-    await database.drop();
-  });
+  const { db, close } = await connectTestDatabase();
+  t.teardown(close);
   const applied = await migrateLatest(db.knex);
   t.same(applied, migrations.map((m) => m.name), 'every migration applied in order');
   for (const table of ['teams', 'team_members', 'api_keys', 'request_logs', 'idempotency_keys', 'brand_assets', 'job_leases']) {
@@ -28,11 +26,11 @@ t.test(`migrations run up, again (no-op), down and up on ${TEST_DB_KIND}`, async
 });
 
 t.test('SQLite connection is durable: WAL and synchronous=FULL', async (t) => {
-  const database = createTestDatabase();
-  const db = connect(`sqlite://${database.dataDir}/durable.sqlite`);
+  const dir = mkdtempSync(join(tmpdir(), 'mailroom-durable-'));
+  const db = connect(`sqlite://${dir}/durable.sqlite`);
   t.teardown(async () => {
     await db.knex.destroy();
-    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
   });
   const [mode] = await db.knex.raw('PRAGMA journal_mode');
   const [sync] = await db.knex.raw('PRAGMA synchronous');

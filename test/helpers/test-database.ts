@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
+import { connect, ensureMysqlDatabase, type Database } from '../../db/connection.js';
 
 /**
  * The database a test file runs on: SQLite by default, MariaDB/MySQL when
@@ -37,6 +38,21 @@ export function createTestDatabase(): TestDatabase {
         await admin.destroy();
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh, empty test database with an open connection; `close` disconnects and drops it. */
+export async function connectTestDatabase(): Promise<{ db: Database; dataDir: string; close(): Promise<void> }> {
+  const database = createTestDatabase();
+  if (TEST_DB_KIND === 'mysql') await ensureMysqlDatabase(database.url);
+  const db = connect(database.url);
+  return {
+    db,
+    dataDir: database.dataDir,
+    async close() {
+      await db.knex.destroy();
+      await database.drop();
     },
   };
 }
