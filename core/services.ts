@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BrandAssetService } from './brand-assets/brand-asset.service.js';
+import { EventService } from './events/event.service.js';
 import { ReadinessService } from './health/readiness.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
@@ -28,6 +29,7 @@ export type Infrastructure = {
 export function createServices(infra: Infrastructure) {
   const { knex, clock, config } = infra;
   return {
+    events: new EventService({ knex, clock }),
     teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
     apiKeys: new ApiKeyService({ knex, clock }),
     requestLogs: new RequestLogService({ knex, clock }),

@@ -6,6 +6,7 @@ import { createRequestLogs } from './20261122-0004-create-request-logs.js';
 import { createIdempotencyKeys } from './20261122-0005-create-idempotency-keys.js';
 import { createBrandAssets } from './20261122-0006-create-brand-assets.js';
 import { createJobLeases } from './20261122-0007-create-job-leases.js';
+import { createEvents } from './20261122-0008-create-events.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   createIdempotencyKeys,
   createBrandAssets,
   createJobLeases,
+  createEvents,
 ];

@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../lib/clock.js';
+import { readJson, readTimestamp } from '../../db/dialect.js';
+import { newId } from '../../lib/ids.js';
+import type { EventType, TeamEvent } from './event.types.js';
+
+/**
+ * The one events table: every domain, suppression and email event is recorded here, in the
+ * same transaction as the change it describes, so nothing is announced that did not happen and
+ * nothing happens unannounced. Webhook delivery reads from it.
+ */
+export class EventService {
+  constructor(private readonly deps: { knex: Knex; clock: Clock }) {}
+
+  async record(teamId: string, type: EventType, data: Record<string, unknown>, trx: Knex = this.deps.knex): Promise<TeamEvent> {
+    const event: TeamEvent = { id: newId(), teamId, type, data, createdAt: this.deps.clock.now() };
+    await trx('events').insert({ id: event.id, team_id: teamId, type, data: JSON.stringify(data), created_at: event.createdAt });
+    return event;
+  }
+
+  /** Newest first; for tests, the CLI and (later) webhook delivery. */
+  async list(teamId: string, options: { type?: EventType; limit?: number } = {}): Promise<TeamEvent[]> {
+    const query = this.deps.knex('events').where({ team_id: teamId });
+    if (options.type) query.where({ type: options.type });
+    const rows = (await query.orderBy('id', 'desc').limit(options.limit ?? 100)) as Array<{ id: string; team_id: string; type: string; data: string; created_at: unknown }>;
+    return rows.map((row) => ({ id: row.id, teamId: row.team_id, type: row.type as EventType, data: readJson(row.data, {}), createdAt: readTimestamp(row.created_at) }));
+  }
+}

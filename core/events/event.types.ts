@@ -1,0 +1,30 @@
+/** Every event type a webhook endpoint may subscribe to (spec: Events). */
+export const EVENT_TYPES = [
+  'email.sent',
+  'email.scheduled',
+  'email.delivered',
+  'email.delivery_delayed',
+  'email.bounced',
+  'email.complained',
+  'email.opened',
+  'email.clicked',
+  'email.failed',
+  'email.suppressed',
+  'email.canceled',
+  'domain.created',
+  'domain.updated',
+  'domain.deleted',
+  'suppression.added',
+  'suppression.removed',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'email.received',
+  'automation.run.started',
+  'automation.run.completed',
+  'automation.run.failed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export type TeamEvent = { id: string; teamId: string; type: EventType; data: Record<string, unknown>; createdAt: Date };
