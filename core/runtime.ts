@@ -11,6 +11,10 @@ import { createKeyValueStore } from '../lib/kv/create-kv.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
+import { createDnsLookup } from '../lib/dns/dns-resolver.js';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 
 /** Everything a Mailroom process runs on, built once at start-up. */
 export type Runtime = {
@@ -30,6 +34,27 @@ export function assertStartable(config: Config): void {
   if (config.env === 'production' && !config.masterKey) {
     throw new ConfigError('Invalid configuration:\n  masterKey (MAILROOM_MASTER_KEY): required in production (32+ characters); it encrypts secrets at rest');
   }
+}
+
+/**
+ * The configured master key; outside production, one generated once into dataDir/master.key
+ * (mode 0600) so a development node works out of the box and keeps its secrets readable.
+ */
+function resolveMasterKey(config: Config, logger: Logger): string {
+  if (config.masterKey) return config.masterKey;
+  assertStartable(config);
+  const path = join(resolve(config.dataDir), 'master.key');
+  if (!existsSync(path)) {
+    mkdirSync(resolve(config.dataDir), { recursive: true });
+    try {
+      writeFileSync(path, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+      logger.warn({ path }, 'no masterKey configured: generated a development master key (set MAILROOM_MASTER_KEY in production)');
+    } catch (err) {
+      // Another process of this node created it first: use theirs.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  return readFileSync(path, 'utf8').trim();
 }
 
 /**
@@ -55,7 +80,9 @@ export async function createRuntime(config: Config, options: { migrate?: boolean
   const kv = createKeyValueStore(config.redis);
   const blobs = new FileBlobStore(resolve(config.dataDir));
   const publicUrl = { value: (config.api.publicUrl ?? `http://127.0.0.1:${config.api.port}`).replace(/\/+$/, '') };
-  const services = createServices({ knex: db.knex, dialect: db.dialect, kv, blobs, clock, config, version: VERSION, publicUrl: () => publicUrl.value });
+  const lookup = createDnsLookup({ servers: config.dns.servers, timeoutMs: config.dns.timeoutMs });
+  const masterKey = resolveMasterKey(config, logger);
+  const services = createServices({ knex: db.knex, dialect: db.dialect, kv, blobs, clock, config, version: VERSION, publicUrl: () => publicUrl.value, lookup, masterKey });
   return {
     config,
     logger,

@@ -7,6 +7,11 @@ import type { KeyValueStore } from '../lib/kv/kv.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BrandAssetService } from './brand-assets/brand-asset.service.js';
 import { EventService } from './events/event.service.js';
+import { DomainVerificationService } from './domains/domain-verification.service.js';
+import { DomainService } from './domains/domain.service.js';
+import type { RecordTargets } from './domains/domain-records.js';
+import { SecretBox } from '../lib/crypto/secret-box.js';
+import type { DnsLookup } from '../lib/dns/dns-resolver.js';
 import { ReadinessService } from './health/readiness.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
@@ -23,20 +28,35 @@ export type Infrastructure = {
   version: string;
   /** The API's public base URL; known only once the server listens when the port is 0. */
   publicUrl: () => string;
+  /** The resolver domain verification uses (tests point it at their own DNS server). */
+  lookup: DnsLookup;
+  /** The master key that seals secrets at rest. */
+  masterKey: string;
 };
 
 /** Every domain service, built once per process from the infrastructure it runs on. */
 export function createServices(infra: Infrastructure) {
-  const { knex, clock, config } = infra;
+  const { knex, clock, config, lookup } = infra;
+  const events = new EventService({ knex, clock });
+  const targets: RecordTargets = {
+    mtaHostname: config.mta.hostname.toLowerCase(),
+    inboundMxHost: config.inbound.mxHost.toLowerCase(),
+    trackingHost: config.tracking.host.toLowerCase(),
+    regionIps: { 'us-east-1': config.mta.regions['us-east-1'].ips, 'eu-west-1': config.mta.regions['eu-west-1'].ips, 'sa-east-1': config.mta.regions['sa-east-1'].ips, 'ap-northeast-1': config.mta.regions['ap-northeast-1'].ips },
+  };
+  const domains = new DomainService({ knex, clock, lookup, targets, secrets: new SecretBox(infra.masterKey), events });
   return {
-    events: new EventService({ knex, clock }),
+    events,
+    domains,
+    domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
-    apiKeys: new ApiKeyService({ knex, clock }),
+    apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id) }),
     requestLogs: new RequestLogService({ knex, clock }),
     idempotency: new IdempotencyService({ knex, clock }),
     rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
     brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),
     readiness: new ReadinessService({ knex, kv: infra.kv, blobs: infra.blobs, version: infra.version, env: config.env }),
+    simulatorDomain: config.sandbox.simulatorDomain.toLowerCase(),
   };
 }
 

@@ -1,17 +1,8 @@
-import { REGIONS, NEXT_UNLOCK, TIER_NAMES, type Team, type TeamMember } from '../../core/teams/team.types.js';
+import { sendingStatus } from '../../core/domains/sending-status.js';
+import type { Region, Team, TeamMember } from '../../core/teams/team.types.js';
 
-/** The `sending` object: a new team (tier 0) is in the sandbox in every region. */
-function sending(team: Team) {
-  const tier = Math.min(Math.max(team.sendingTier, 0), TIER_NAMES.length - 1);
-  return {
-    sandbox_regions: tier === 0 ? [...REGIONS] : [],
-    tier,
-    tier_name: TIER_NAMES[tier]!,
-    next_unlock: NEXT_UNLOCK[tier] ?? null,
-  };
-}
-
-export function serializeTeam(team: Team) {
+/** `verifiedRegions`: where the team has a verified domain (they leave the sandbox). */
+export function serializeTeam(team: Team, verifiedRegions: Iterable<Region>) {
   return {
     object: 'team' as const,
     id: team.id,
@@ -23,7 +14,7 @@ export function serializeTeam(team: Team) {
     sender_identity: { sender_name: team.senderName, postal_address: team.postalAddress },
     ai_assist_enabled: team.aiAssistEnabled,
     brand_kit: { ...team.brandKit },
-    sending: sending(team),
+    sending: sendingStatus(team, verifiedRegions),
     // Single sign-on is configured in the dashboard only; none is set up on this appliance yet.
     sso: null,
   };

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
-import { InvalidApiKeyError, NotFoundError, RevokedApiKeyError, SuspendedApiKeyError } from '../../lib/errors.js';
+import { InvalidApiKeyError, NotFoundError, RevokedApiKeyError, SuspendedApiKeyError, UnprocessableValidationError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Actor } from '../auth/actor.js';
 import { TeamRepository } from '../teams/team.repository.js';
@@ -16,13 +16,17 @@ export class ApiKeyService {
   private readonly keys: ApiKeyRepository;
   private readonly teams: TeamRepository;
 
-  constructor(private readonly deps: { knex: Knex; clock: Clock }) {
+  constructor(private readonly deps: { knex: Knex; clock: Clock; findVerifiedDomain: (teamId: string, id: string) => Promise<{ id: string } | undefined> }) {
     this.keys = new ApiKeyRepository(deps.knex);
     this.teams = new TeamRepository(deps.knex);
   }
 
   /** The token is returned here once; only its hash is stored. */
   async create(teamId: string, input: CreateApiKeyInput, trx?: Knex): Promise<{ id: string; token: string }> {
+    // A pin must name a verified domain of this team (another team's id reads as unknown).
+    if (input.domain_id !== undefined && !(await this.deps.findVerifiedDomain(teamId, input.domain_id))) {
+      throw new UnprocessableValidationError('domain_id must be a verified domain of this team', { errors: [{ path: 'domain_id', message: 'is not a verified domain of this team' }] });
+    }
     const token = generateApiKeyToken();
     const id = newId();
     await this.keys.insert(

@@ -7,6 +7,8 @@ import { createIdempotencyKeys } from './20261122-0005-create-idempotency-keys.j
 import { createBrandAssets } from './20261122-0006-create-brand-assets.js';
 import { createJobLeases } from './20261122-0007-create-job-leases.js';
 import { createEvents } from './20261122-0008-create-events.js';
+import { createDomains } from './20261122-0009-create-domains.js';
+import { createDkimKeys } from './20261122-0011-create-dkim-keys.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -18,4 +20,6 @@ export const migrations: Migration[] = [
   createBrandAssets,
   createJobLeases,
   createEvents,
+  createDomains,
+  createDkimKeys,
 ];

@@ -51,6 +51,55 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    mta: z
+      .object({
+        /** The MTA's own host name: HELO name, and the bounce (return-path) MX target. */
+        hostname: z.string().min(1).default('mail.mailroom.localhost'),
+        /**
+         * Egress addresses of each sending region's IP pool. SPF records published for a domain
+         * list every address of its region.
+         */
+        regions: z
+          .object({
+            'us-east-1': z.object({ ips: z.array(z.string()).default(['127.0.0.1']) }).strict().prefault({}),
+            'eu-west-1': z.object({ ips: z.array(z.string()).default(['127.0.0.1']) }).strict().prefault({}),
+            'sa-east-1': z.object({ ips: z.array(z.string()).default(['127.0.0.1']) }).strict().prefault({}),
+            'ap-northeast-1': z.object({ ips: z.array(z.string()).default(['127.0.0.1']) }).strict().prefault({}),
+          })
+          .strict()
+          .prefault({}),
+      })
+      .strict()
+      .prefault({}),
+    inbound: z
+      .object({
+        /** MX target published for receiving domains (the inbound MX of this appliance). */
+        mxHost: z.string().min(1).default('inbound.mailroom.localhost'),
+      })
+      .strict()
+      .prefault({}),
+    tracking: z
+      .object({
+        /** CNAME target of every domain's tracking subdomain (opens, clicks, unsubscribes). */
+        host: z.string().min(1).default('track.mailroom.localhost'),
+      })
+      .strict()
+      .prefault({}),
+    dns: z
+      .object({
+        /** Resolvers for domain verification, host[:port]; empty uses the system resolver. */
+        servers: z.array(z.string().min(1)).default([]),
+        timeoutMs: z.number().int().min(100).max(30000).default(3000),
+      })
+      .strict()
+      .prefault({}),
+    sandbox: z
+      .object({
+        /** Mailbox-simulator domain: sandboxed teams may always send to it. */
+        simulatorDomain: z.string().min(1).default('simulator.mailroom.localhost'),
+      })
+      .strict()
+      .prefault({}),
     ai: z
       .object({
         /** No AI provider ships with the appliance yet; AI routes answer 503 until one is set. */
@@ -64,7 +113,7 @@ export const configSchema = z
 export type Config = z.infer<typeof configSchema>;
 
 /** Environment variable -> dotted config key, with how to read the string. */
-export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'number' | 'boolean' }> = {
+export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'number' | 'boolean' | 'list' }> = {
   MAILROOM_ENV: { key: 'env', type: 'string' },
   MAILROOM_LOG_LEVEL: { key: 'logLevel', type: 'string' },
   MAILROOM_DATA_DIR: { key: 'dataDir', type: 'string' },
@@ -78,6 +127,10 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_PUBLIC_URL: { key: 'api.publicUrl', type: 'string' },
   MAILROOM_TRUST_PROXY: { key: 'api.trustProxy', type: 'boolean' },
   MAILROOM_RATE_LIMIT_PER_SECOND: { key: 'api.rateLimitPerSecond', type: 'number' },
+  MAILROOM_MTA_HOSTNAME: { key: 'mta.hostname', type: 'string' },
+  MAILROOM_INBOUND_MX_HOST: { key: 'inbound.mxHost', type: 'string' },
+  MAILROOM_TRACKING_HOST: { key: 'tracking.host', type: 'string' },
+  MAILROOM_DNS_SERVERS: { key: 'dns.servers', type: 'list' },
 };
 
 /** Keys whose values `config print` masks. */

@@ -52,8 +52,10 @@ function applyEnv(base: Json, env: NodeJS.ProcessEnv): Json {
   return result;
 }
 
-function convert(name: string, key: string, raw: string, type: 'string' | 'number' | 'boolean'): unknown {
+function convert(name: string, key: string, raw: string, type: 'string' | 'number' | 'boolean' | 'list'): unknown {
   if (type === 'string') return raw;
+  // Lists are comma-separated: MAILROOM_DNS_SERVERS=127.0.0.1:5353,10.0.0.2
+  if (type === 'list') return raw.split(',').map((item) => item.trim()).filter(Boolean);
   if (type === 'number') {
     const value = Number(raw);
     if (!Number.isFinite(value)) throw new ConfigError(`Invalid configuration:\n  ${key} (from ${name}): expected a number, got "${raw}"`);

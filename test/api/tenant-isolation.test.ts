@@ -11,8 +11,8 @@ import { startTestApp } from '../helpers/test-app.js';
  */
 const app = await startTestApp();
 t.teardown(() => app.close());
-const attacker = await app.createTeam('Attacker');
-const victim = await app.createTeam('Victim');
+const attacker = await app.createTeam('Attacker', 'unlimited');
+const victim = await app.createTeam('Victim', 'unlimited');
 
 const routes = apiRoutes('test').filter((route) => route.path.includes('/:'));
 t.ok(routes.length >= 3, 'routes with ids exist');

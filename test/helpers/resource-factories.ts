@@ -7,6 +7,10 @@ import { request } from './http.js';
  */
 export const resourceFactories: Record<string, (app: TestApp, team: { teamId: string; token: string }) => Promise<string>> = {
   api_key: async (app, team) => (await app.runtime.services.apiKeys.create(team.teamId, { name: 'victim', permission: 'full_access' })).id,
+  domain: async (app, team) => {
+    const res = await request(app.url, '/domains', { method: 'POST', token: team.token, body: { name: `victim-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.test` } });
+    return res.body.id;
+  },
   log: async (app, team) => {
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;

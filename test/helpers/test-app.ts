@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { RouteDef } from '../../api/route.js';
 import { createRuntime, type Runtime } from '../../core/runtime.js';
@@ -12,11 +14,11 @@ export type TestApp = {
   runtime: Runtime;
   api: ApiServer;
   /** A new team with a full_access key. */
-  createTeam(name?: string): Promise<{ teamId: string; token: string; keyId: string }>;
+  createTeam(name?: string, planCode?: string): Promise<{ teamId: string; token: string; keyId: string }>;
   close(): Promise<void>;
 };
 
-export type TestAppOptions = { extraRoutes?: RouteDef[]; rateLimitPerSecond?: number; env?: Record<string, string> };
+export type TestAppOptions = { extraRoutes?: RouteDef[]; rateLimitPerSecond?: number; env?: Record<string, string>; config?: Record<string, unknown> };
 
 /**
  * A real appliance for one test file: its own database (SQLite or MariaDB), Redis or the
@@ -26,16 +28,26 @@ export type TestAppOptions = { extraRoutes?: RouteDef[]; rateLimitPerSecond?: nu
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = createTestDatabase();
   const env: Record<string, string> = {
+    // No config file unless a test gives one: a developer's ./mailroom.json must not leak in.
+    MAILROOM_CONFIG: '',
     MAILROOM_ENV: 'test',
     MAILROOM_LOG_LEVEL: process.env.MAILROOM_TEST_LOG_LEVEL ?? 'silent',
     MAILROOM_DATA_DIR: database.dataDir,
     MAILROOM_DATABASE_URL: database.url,
     MAILROOM_API_PORT: '0',
     MAILROOM_RATE_LIMIT_PER_SECOND: String(options.rateLimitPerSecond ?? 100000),
+    // No network here: unless a test runs its own DNS server, look-ups go to a closed loopback
+    // port and fail at once as temporary, instead of waiting on the system resolver.
+    MAILROOM_DNS_SERVERS: '127.0.0.1:1',
     MAILROOM_REDIS_KEY_PREFIX: `mailroom-test:${process.pid}:${Math.random().toString(36).slice(2, 8)}:`,
     ...(APP_USES_REDIS ? { MAILROOM_REDIS_URL: TEST_REDIS_URL } : {}),
     ...options.env,
   };
+  if (options.config) {
+    const file = join(database.dataDir, 'mailroom.json');
+    writeFileSync(file, JSON.stringify(options.config));
+    env.MAILROOM_CONFIG = file;
+  }
   const config = loadConfig(env);
   const runtime = await createRuntime(config, { logger: createLogger(config.logLevel) });
   const api = await startApiServer(runtime, { extraRoutes: options.extraRoutes });
@@ -43,8 +55,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     url: api.url,
     runtime,
     api,
-    async createTeam(name = 'Test team') {
-      const team = await runtime.services.teams.create({ name });
+    async createTeam(name = 'Test team', planCode?: string) {
+      const team = await runtime.services.teams.create({ name, planCode });
       const key = await runtime.services.apiKeys.create(team.id, { name: 'test key', permission: 'full_access' });
       return { teamId: team.id, token: key.token, keyId: key.id };
     },

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { createDomainSchema, listDomainsQuerySchema, rotateDkimSchema, updateDomainSchema } from '../../core/domains/domain.schemas.js';
+import { listEnvelope } from '../../core/pagination/list-query.js';
+import { defineRoute } from '../route.js';
+import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
+import { serializeDomain, serializeDomainItem } from '../serializers/domain.serializer.js';
+
+const tag = 'domains';
+const params = z.object({ domain_id: uuidParam('Domain id') });
+const isolation = { param: 'domain_id', resource: 'domain' };
+const record = z.object({ record: z.string(), name: z.string(), type: z.string(), ttl: z.string(), status: z.string(), value: z.string(), priority: z.number().optional() });
+const domainItem = z.object({ object: z.literal('domain'), id: z.string(), name: z.string(), status: z.string(), created_at: z.string(), region: z.string() }).passthrough();
+const domainDetail = domainItem.extend({ records: z.array(record) });
+const ref = z.object({ object: z.literal('domain'), id: z.string() });
+
+export const domainRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/domains',
+    operationId: 'createDomain',
+    summary: 'Add a domain; answers the DNS records to publish',
+    tag,
+    permission: 'full_access',
+    scope: null,
+    body: createDomainSchema,
+    exampleBody: { name: 'mail.example.com' },
+    responses: { 201: { description: 'Created (status not_started)', schema: domainDetail } },
+    handler: async ({ body, auth, services }) => ({ status: 201, body: serializeDomain(await services.domains.create(auth.team, body)) }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/domains',
+    operationId: 'listDomains',
+    summary: 'List domains, newest first',
+    tag,
+    permission: 'full_access',
+    scope: null,
+    query: listDomainsQuerySchema,
+    responses: { 200: { description: 'A page of domains', schema: listSchema(domainItem) } },
+    handler: async ({ query, auth, services }) => {
+      const { domains, hasMore } = await services.domains.list(auth.team.id, query);
+      return { status: 200, body: listEnvelope(domains.map(serializeDomainItem), hasMore) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/domains/:domain_id',
+    operationId: 'getDomain',
+    summary: 'Retrieve a domain with its records and their statuses',
+    tag,
+    permission: 'full_access',
+    scope: null,
+    params,
+    isolation,
+    responses: { 200: { description: 'The domain', schema: domainDetail } },
+    handler: async ({ params, auth, services }) => ({ status: 200, body: serializeDomain(await services.domains.get(auth.team.id, params.domain_id)) }),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/domains/:domain_id',
+    operationId: 'updateDomain',
+    summary: 'Change tracking, TLS policy or capabilities',
+    tag,
+    permission: 'full_access',
+    scope: null,
+    params,
+    isolation,
+    body: updateDomainSchema,
+    exampleBody: { open_tracking: true },
+    responses: { 200: { description: 'Updated', schema: ref } },
+    handler: async ({ params, body, auth, services }) => {
+      const view = await services.domains.update(auth.team.id, params.domain_id, body);
+      return { status: 200, body: { object: 'domain', id: view.domain.id } };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/domains/:domain_id',
+    operationId: 'deleteDomain',
+    summary: 'Remove a domain and its keys',
+    tag,
+    permission: 'full_access',
+    scope: null,
+    params,
+    isolation,
+    responses: { 200: { description: 'Deleted', schema: deletedSchema('domain') } },
+    handler: async ({ params, auth, services }) => {
+      const domain = await services.domains.remove(auth.team.id, params.domain_id);
+      return { status: 200, body: { object: 'domain', id: domain.id, deleted: true } };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/domains/:domain_id/verify',
+    operationId: 'verifyDomain',
+    summary: 'Check the DNS records now and keep checking until verified',
+    tag,
+    permission: 'full_access',
+    scope: null,
+    params,
+    isolation,
+    responses: { 200: { description: 'Checked', schema: ref } },
+    handler: async ({ params, auth, services }) => {
+      const view = await services.domainVerification.verify(auth.team.id, params.domain_id);
+      return { status: 200, body: { object: 'domain', id: view.domain.id } };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/domains/:domain_id/dkim/rotate',
+    operationId: 'rotateDomainDkim',
+    summary: 'Publish a new DKIM key; it signs once its record verifies',
+    tag,
+    permission: 'full_access',
+    scope: null,
+    params,
+    isolation,
+    body: rotateDkimSchema,
+    exampleBody: { algorithm: 'rsa' },
+    responses: { 200: { description: 'The domain with the new key among its records', schema: domainDetail } },
+    handler: async ({ params, body, auth, services }) => ({ status: 200, body: serializeDomain(await services.domains.rotateDkim(auth.team.id, params.domain_id, body.algorithm)) }),
+  }),
+];

@@ -1,0 +1,38 @@
+import type { DomainView } from '../../core/domains/domain.service.js';
+import type { Domain } from '../../core/domains/domain.types.js';
+
+const capability = (on: boolean) => (on ? 'enabled' : 'disabled');
+
+export function serializeDomainItem(domain: Domain) {
+  return {
+    object: 'domain' as const,
+    id: domain.id,
+    name: domain.name,
+    status: domain.status,
+    created_at: domain.createdAt.toISOString(),
+    region: domain.region,
+    capabilities: { sending: capability(domain.sendingEnabled), receiving: capability(domain.receivingEnabled) },
+    open_tracking: domain.openTracking,
+    click_tracking: domain.clickTracking,
+    tracking_subdomain: domain.trackingSubdomain,
+  };
+}
+
+export function serializeDomain({ domain, records }: DomainView) {
+  return {
+    ...serializeDomainItem(domain),
+    custom_return_path: domain.customReturnPath,
+    receiving_host: domain.receivingHost,
+    tls: domain.tls,
+    managed: false,
+    records: records.map((record) => ({
+      record: record.record,
+      name: record.name,
+      type: record.type,
+      ttl: 'Auto',
+      status: record.status,
+      value: record.value,
+      ...(record.priority !== undefined ? { priority: record.priority } : {}),
+    })),
+  };
+}
