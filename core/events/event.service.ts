@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
 import { readJson, readTimestamp } from '../../db/dialect.js';
 import { newId } from '../../lib/ids.js';
+import { purgeByPlanRetention } from '../retention/plan-retention.js';
 import type { EventType, TeamEvent } from './event.types.js';
 
 /**
@@ -16,6 +17,11 @@ export class EventService {
     const event: TeamEvent = { id: newId(), teamId, type, data, createdAt: this.deps.clock.now() };
     await trx('events').insert({ id: event.id, team_id: teamId, type, data: JSON.stringify(data), created_at: event.createdAt });
     return event;
+  }
+
+  /** Events are kept for the team plan's retention window, like request logs. */
+  async purgeExpired(batch = 1000): Promise<number> {
+    return purgeByPlanRetention(this.deps.knex, 'events', this.deps.clock.now(), batch);
   }
 
   /** Newest first; for tests, the CLI and (later) webhook delivery. */

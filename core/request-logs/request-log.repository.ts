@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { deleteInBatches, readJson, readTimestamp, whereContains, writeJson } from '../../db/dialect.js';
+import { readJson, readTimestamp, whereContains, writeJson } from '../../db/dialect.js';
 import { paginateNewestFirst } from '../pagination/list-query.js';
 import type { ListLogsQuery } from './request-log.schemas.js';
 import type { RequestLog } from './request-log.types.js';
@@ -80,30 +80,5 @@ export class RequestLogRepository {
     if (filter.end_date) query.where('created_at', '<=', filter.end_date);
     const { rows, hasMore } = await paginateNewestFirst<RequestLogRow>(query, filter);
     return { logs: rows.map(toLog), hasMore };
-  }
-
-  /** Deletes every log of teams on `planCode` older than `before`, in batches; returns how many. */
-  async purgeOlderThan(planCode: string, before: Date, batch: number): Promise<number> {
-    return deleteInBatches(
-      this.knex,
-      'request_logs',
-      () =>
-        this.knex('request_logs')
-          .select('request_logs.id')
-          .join('teams', 'teams.id', 'request_logs.team_id')
-          .where('teams.plan_code', planCode)
-          .where('request_logs.created_at', '<', before),
-      batch,
-    );
-  }
-
-  /** Logs of teams that no longer exist are kept by nobody: remove them too. */
-  async purgeOrphans(batch: number): Promise<number> {
-    return deleteInBatches(
-      this.knex,
-      'request_logs',
-      () => this.knex('request_logs').select('request_logs.id').leftJoin('teams', 'teams.id', 'request_logs.team_id').whereNull('teams.id'),
-      batch,
-    );
   }
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
-import { PLANS } from '../plans/plan.catalog.js';
+import { purgeByPlanRetention } from '../retention/plan-retention.js';
 import { redactRequestBody } from './request-log.redact.js';
 import { RequestLogRepository } from './request-log.repository.js';
 import type { ListLogsQuery } from './request-log.schemas.js';
@@ -65,12 +65,6 @@ export class RequestLogService {
 
   /** Retention: each team's logs are kept for its plan's window, deleted in batches. */
   async purgeExpired(batch = 1000): Promise<number> {
-    const now = this.deps.clock.now().getTime();
-    let total = 0;
-    for (const plan of PLANS) {
-      total += await this.logs.purgeOlderThan(plan.code, new Date(now - plan.limits.retention_days * 86_400_000), batch);
-    }
-    total += await this.logs.purgeOrphans(batch);
-    return total;
+    return purgeByPlanRetention(this.deps.knex, 'request_logs', this.deps.clock.now(), batch);
   }
 }

@@ -1,7 +1,8 @@
 import type { Job } from '../job.js';
+import { purgeEventsJob } from './purge-events.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeRequestLogsJob } from './purge-request-logs.job.js';
 import { verifyDomainsJob } from './verify-domains.job.js';
 
 /** The one list of scheduled jobs. */
-export const jobs: Job[] = [purgeRequestLogsJob, purgeIdempotencyKeysJob, verifyDomainsJob];
+export const jobs: Job[] = [purgeRequestLogsJob, purgeIdempotencyKeysJob, purgeEventsJob, verifyDomainsJob];

@@ -1,0 +1,9 @@
+import type { Job } from '../job.js';
+
+/** Events are kept for the team plan's retention window, then deleted. */
+export const purgeEventsJob: Job = {
+  name: 'purge-events',
+  cron: '37 * * * *',
+  timeoutMs: 10 * 60_000,
+  run: async (services) => ({ deleted: await services.events.purgeExpired() }),
+};
