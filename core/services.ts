@@ -7,6 +7,7 @@ import type { KeyValueStore } from '../lib/kv/kv.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BrandAssetService } from './brand-assets/brand-asset.service.js';
 import { EventService } from './events/event.service.js';
+import { SuppressionService } from './suppressions/suppression.service.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
 import type { RecordTargets } from './domains/domain-records.js';
@@ -48,6 +49,7 @@ export function createServices(infra: Infrastructure) {
   return {
     events,
     domains,
+    suppressions: new SuppressionService({ knex, clock, events }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id) }),

@@ -4,12 +4,13 @@ import { defineRoute, type RouteDef } from '../route.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { logRoutes } from './logs.routes.js';
+import { suppressionRoutes } from './suppressions.routes.js';
 import { operationRoutes } from './operations.routes.js';
 import { teamRoutes } from './team.routes.js';
 
 /** Every route of the API; later capabilities add their lists here. */
 export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
-  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...logRoutes, ...teamRoutes, ...extra];
+  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...suppressionRoutes, ...logRoutes, ...teamRoutes, ...extra];
   let document: Record<string, unknown> | undefined;
   const openapi = defineRoute({
     method: 'GET',

@@ -8,6 +8,7 @@ import { createBrandAssets } from './20261122-0006-create-brand-assets.js';
 import { createJobLeases } from './20261122-0007-create-job-leases.js';
 import { createEvents } from './20261122-0008-create-events.js';
 import { createDomains } from './20261122-0009-create-domains.js';
+import { createSuppressions } from './20261122-0010-create-suppressions.js';
 import { createDkimKeys } from './20261122-0011-create-dkim-keys.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
@@ -21,5 +22,6 @@ export const migrations: Migration[] = [
   createJobLeases,
   createEvents,
   createDomains,
+  createSuppressions,
   createDkimKeys,
 ];

@@ -11,6 +11,7 @@ export const resourceFactories: Record<string, (app: TestApp, team: { teamId: st
     const res = await request(app.url, '/domains', { method: 'POST', token: team.token, body: { name: `victim-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.test` } });
     return res.body.id;
   },
+  suppression: async (app, team) => (await app.runtime.services.suppressions.add(team.teamId, `victim-${Math.random().toString(36).slice(2, 8)}@example.com`)).id,
   log: async (app, team) => {
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;

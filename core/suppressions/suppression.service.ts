@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../lib/clock.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import { InvalidParameterError, NotFoundError } from '../../lib/errors.js';
+import { isUuid, newId } from '../../lib/ids.js';
+import type { EventService } from '../events/event.service.js';
+import { isEmailAddress, normalizeEmail } from './email-address.js';
+import { SuppressionRepository } from './suppression.repository.js';
+import type { BatchRemoveInput, ListSuppressionsQuery } from './suppression.schemas.js';
+import type { Suppression, SuppressionOrigin } from './suppression.types.js';
+
+const eventData = (s: Suppression) => ({ id: s.id, email: s.email, origin: s.origin, source_id: s.sourceId, created_at: s.createdAt.toISOString() });
+
+/**
+ * The per-team suppression list. Addresses match case-insensitively; adding an address already
+ * on the list leaves it as it is; every change records suppression.added / suppression.removed
+ * in the same transaction.
+ */
+export class SuppressionService {
+  private readonly repository: SuppressionRepository;
+
+  constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventService }) {
+    this.repository = new SuppressionRepository(deps.knex);
+  }
+
+  async add(teamId: string, email: string, origin: SuppressionOrigin = 'manual', sourceId: string | null = null): Promise<Suppression> {
+    return (await this.addMany(teamId, [email], origin, sourceId))[0]!;
+  }
+
+  /** Adds each address not yet suppressed; returns every address's suppression, in input order. */
+  async addMany(teamId: string, emails: string[], origin: SuppressionOrigin = 'manual', sourceId: string | null = null): Promise<Suppression[]> {
+    const unique = [...new Map(emails.map((email) => [normalizeEmail(email), email.trim()])).entries()];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const byAddress = await this.deps.knex.transaction(async (trx) => {
+          const repository = new SuppressionRepository(trx);
+          const existing = new Map((await repository.findByEmails(teamId, unique.map(([n]) => n))).map((s) => [normalizeEmail(s.email), s]));
+          for (const [normalized, email] of unique) {
+            if (existing.has(normalized)) continue;
+            const created: Suppression = { id: newId(), teamId, email, origin, sourceId, createdAt: this.deps.clock.now() };
+            await repository.insert(created);
+            await this.deps.events.record(teamId, 'suppression.added', eventData(created), trx);
+            existing.set(normalized, created);
+          }
+          return existing;
+        });
+        return emails.map((email) => byAddress.get(normalizeEmail(email))!);
+      } catch (err) {
+        // A concurrent request added one of the addresses first: read again, it is there now.
+        if (!isUniqueViolation(err) || attempt >= 2) throw err;
+      }
+    }
+  }
+
+  /** By id or by address, the same 404 for unknown, malformed and another team's. */
+  async get(teamId: string, idOrEmail: string): Promise<Suppression> {
+    const value = idOrEmail.trim();
+    const found = isUuid(value)
+      ? await this.repository.findById(teamId, value.toLowerCase())
+      : isEmailAddress(value)
+        ? (await this.repository.findByEmails(teamId, [value]))[0]
+        : undefined;
+    if (!found) throw new NotFoundError('Suppression not found');
+    return found;
+  }
+
+  async remove(teamId: string, idOrEmail: string): Promise<Suppression> {
+    const suppression = await this.get(teamId, idOrEmail);
+    await this.removeAll(teamId, [suppression]);
+    return suppression;
+  }
+
+  /** emails or ids, never both or neither; entries not on the list are skipped. */
+  async removeBatch(teamId: string, input: BatchRemoveInput): Promise<Suppression[]> {
+    if ((input.emails === undefined) === (input.ids === undefined)) {
+      throw new InvalidParameterError('Send either emails or ids, not both and not neither', { errors: [{ path: '', message: 'exactly one of emails and ids is required' }] });
+    }
+    const found = input.emails
+      ? await this.repository.findByEmails(teamId, input.emails)
+      : await this.repository.findByIds(teamId, input.ids!.map((id) => id.toLowerCase()));
+    await this.removeAll(teamId, found);
+    return found;
+  }
+
+  async list(teamId: string, query: ListSuppressionsQuery) {
+    return this.repository.list(teamId, query);
+  }
+
+  /** The send path: which of these recipients (lower-cased) are suppressed. */
+  async suppressedAmong(teamId: string, emails: string[]): Promise<Set<string>> {
+    return new Set((await this.repository.findByEmails(teamId, emails)).map((s) => normalizeEmail(s.email)));
+  }
+
+  private async removeAll(teamId: string, suppressions: Suppression[]): Promise<void> {
+    if (suppressions.length === 0) return;
+    await this.deps.knex.transaction(async (trx) => {
+      await new SuppressionRepository(trx).deleteIds(suppressions.map((s) => s.id));
+      for (const s of suppressions) await this.deps.events.record(teamId, 'suppression.removed', eventData(s), trx);
+    });
+  }
+}
