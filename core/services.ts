@@ -8,6 +8,7 @@ import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BrandAssetService } from './brand-assets/brand-asset.service.js';
 import { EventService } from './events/event.service.js';
 import { SuppressionService } from './suppressions/suppression.service.js';
+import { TemplateService } from './templates/template.service.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
 import type { RecordTargets } from './domains/domain-records.js';
@@ -50,6 +51,7 @@ export function createServices(infra: Infrastructure) {
     events,
     domains,
     suppressions: new SuppressionService({ knex, clock, events }),
+    templates: new TemplateService({ knex, clock }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id) }),

@@ -7,10 +7,11 @@ import { logRoutes } from './logs.routes.js';
 import { suppressionRoutes } from './suppressions.routes.js';
 import { operationRoutes } from './operations.routes.js';
 import { teamRoutes } from './team.routes.js';
+import { templateRoutes } from './templates.routes.js';
 
 /** Every route of the API; later capabilities add their lists here. */
 export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
-  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...suppressionRoutes, ...logRoutes, ...teamRoutes, ...extra];
+  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...suppressionRoutes, ...logRoutes, ...teamRoutes, ...templateRoutes, ...extra];
   let document: Record<string, unknown> | undefined;
   const openapi = defineRoute({
     method: 'GET',

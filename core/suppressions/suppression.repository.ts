@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { readTimestamp, whereContains } from '../../db/dialect.js';
 import { paginateNewestFirst } from '../pagination/list-query.js';
-import { normalizeEmail } from './email-address.js';
+import { normalizeEmail } from '../addresses/email-address.js';
 import type { ListSuppressionsQuery } from './suppression.schemas.js';
 import type { Suppression, SuppressionOrigin } from './suppression.types.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isUuid } from '../../lib/ids.js';
 import { dateOrInstantParam, endNotBeforeStart } from '../pagination/date-filters.js';
 import { pageQueryShape, searchParam, withPageRules } from '../pagination/list-query.js';
-import { isEmailAddress } from './email-address.js';
+import { isEmailAddress } from '../addresses/email-address.js';
 import { SUPPRESSION_ORIGINS } from './suppression.types.js';
 
 const address = z

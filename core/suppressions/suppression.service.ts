@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import { InvalidParameterError, NotFoundError } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import type { EventService } from '../events/event.service.js';
-import { isEmailAddress, normalizeEmail } from './email-address.js';
+import { isEmailAddress, normalizeEmail } from '../addresses/email-address.js';
 import { SuppressionRepository } from './suppression.repository.js';
 import type { BatchRemoveInput, ListSuppressionsQuery } from './suppression.schemas.js';
 import type { Suppression, SuppressionOrigin } from './suppression.types.js';

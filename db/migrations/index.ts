@@ -10,6 +10,8 @@ import { createEvents } from './20261122-0008-create-events.js';
 import { createDomains } from './20261122-0009-create-domains.js';
 import { createSuppressions } from './20261122-0010-create-suppressions.js';
 import { createDkimKeys } from './20261122-0011-create-dkim-keys.js';
+import { createTemplates } from './20261122-0012-create-templates.js';
+import { createTemplateVersions } from './20261122-0013-create-template-versions.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -24,4 +26,6 @@ export const migrations: Migration[] = [
   createDomains,
   createSuppressions,
   createDkimKeys,
+  createTemplates,
+  createTemplateVersions,
 ];

@@ -12,6 +12,7 @@ export const resourceFactories: Record<string, (app: TestApp, team: { teamId: st
     return res.body.id;
   },
   suppression: async (app, team) => (await app.runtime.services.suppressions.add(team.teamId, `victim-${Math.random().toString(36).slice(2, 8)}@example.com`)).id,
+  template: async (app, team) => (await app.runtime.services.templates.create(team.teamId, { name: 'victim', html: '<p>x</p>' })).id,
   log: async (app, team) => {
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;

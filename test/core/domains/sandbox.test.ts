@@ -3,6 +3,7 @@ import { assertSandboxAllows, type SandboxContext } from '../../../core/domains/
 import type { Domain } from '../../../core/domains/domain.types.js';
 import { planOrFree } from '../../../core/plans/plan.catalog.js';
 import { EMPTY_BRAND_KIT, type Team } from '../../../core/teams/team.types.js';
+import { refusal } from '../../helpers/refusal.js';
 
 const now = new Date();
 const team = (tier: number): Team => ({
@@ -16,16 +17,6 @@ const context = (tier: number, domains: Domain[]): SandboxContext => ({
   members: [{ id: 'm', teamId: 't1', email: 'Owner@Team.example', name: null, role: 'owner', mfaEnabled: false, createdAt: now }],
   simulatorDomain: 'simulator.mailroom.localhost',
 });
-
-/** The error a call throws (undefined when it does not throw). */
-function refusal(call: () => void): unknown {
-  try {
-    call();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-}
 
 t.test('in a sandboxed region only identities, the simulator and verified domains pass', async (t) => {
   const ctx = context(1, [domain('acme.example', 'us-east-1', 'verified'), domain('pending.example', 'eu-west-1', 'pending')]);
