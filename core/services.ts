@@ -9,6 +9,7 @@ import { BrandAssetService } from './brand-assets/brand-asset.service.js';
 import { EventService } from './events/event.service.js';
 import { SuppressionService } from './suppressions/suppression.service.js';
 import { TemplateService } from './templates/template.service.js';
+import { EmailService } from './emails/email.service.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
 import type { RecordTargets } from './domains/domain-records.js';
@@ -47,20 +48,25 @@ export function createServices(infra: Infrastructure) {
     regionIps: { 'us-east-1': config.mta.regions['us-east-1'].ips, 'eu-west-1': config.mta.regions['eu-west-1'].ips, 'sa-east-1': config.mta.regions['sa-east-1'].ips, 'ap-northeast-1': config.mta.regions['ap-northeast-1'].ips },
   };
   const domains = new DomainService({ knex, clock, lookup, targets, secrets: new SecretBox(infra.masterKey), events });
+  const teams = new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' });
+  const suppressions = new SuppressionService({ knex, clock, events });
+  const templates = new TemplateService({ knex, clock });
+  const simulatorDomain = config.sandbox.simulatorDomain.toLowerCase();
   return {
     events,
     domains,
-    suppressions: new SuppressionService({ knex, clock, events }),
-    templates: new TemplateService({ knex, clock }),
+    suppressions,
+    templates,
+    teams,
+    emails: new EmailService({ knex, clock, blobs: infra.blobs, events, domains, teams, templates, suppressions, simulatorDomain }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
-    teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id) }),
     requestLogs: new RequestLogService({ knex, clock }),
     idempotency: new IdempotencyService({ knex, clock }),
     rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
     brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),
     readiness: new ReadinessService({ knex, kv: infra.kv, blobs: infra.blobs, version: infra.version, env: config.env }),
-    simulatorDomain: config.sandbox.simulatorDomain.toLowerCase(),
+    simulatorDomain,
   };
 }
 

@@ -16,7 +16,7 @@ export const teamRoutes = [
     permission: 'full_access',
     scope: 'team:read',
     responses: { 200: { description: 'The team', schema: teamSchema } },
-    handler: async ({ auth, services }) => ({ status: 200, body: serializeTeam(auth.team, await services.domains.verifiedRegions(auth.team.id)) }),
+    handler: async ({ auth }) => ({ status: 200, body: serializeTeam(auth.team) }),
   }),
   defineRoute({
     method: 'PATCH',
@@ -31,7 +31,7 @@ export const teamRoutes = [
     responses: { 200: { description: 'The updated team', schema: teamSchema } },
     handler: async ({ body, auth, services }) => {
       const team = await services.teams.update(auth.team, body, auth.actor);
-      return { status: 200, body: serializeTeam(team, await services.domains.verifiedRegions(team.id)) };
+      return { status: 200, body: serializeTeam(team) };
     },
   }),
   defineRoute({

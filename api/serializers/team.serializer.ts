@@ -1,8 +1,7 @@
 import { sendingStatus } from '../../core/domains/sending-status.js';
-import type { Region, Team, TeamMember } from '../../core/teams/team.types.js';
+import type { Team, TeamMember } from '../../core/teams/team.types.js';
 
-/** `verifiedRegions`: where the team has a verified domain (they leave the sandbox). */
-export function serializeTeam(team: Team, verifiedRegions: Iterable<Region>) {
+export function serializeTeam(team: Team) {
   return {
     object: 'team' as const,
     id: team.id,
@@ -14,7 +13,7 @@ export function serializeTeam(team: Team, verifiedRegions: Iterable<Region>) {
     sender_identity: { sender_name: team.senderName, postal_address: team.postalAddress },
     ai_assist_enabled: team.aiAssistEnabled,
     brand_kit: { ...team.brandKit },
-    sending: sendingStatus(team, verifiedRegions),
+    sending: sendingStatus(team),
     // Single sign-on is configured in the dashboard only; none is set up on this appliance yet.
     sso: null,
   };

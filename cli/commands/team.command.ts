@@ -21,29 +21,29 @@ export function registerTeamCommands(program: Command): void {
           const key = await services.apiKeys.create(created.id, { name: 'Initial key', permission: 'full_access' }, trx);
           return { created, key };
         });
-        printJson({ team: serializeTeam(created, []), api_key: { id: key.id, token: key.token } });
+        printJson({ team: serializeTeam(created), api_key: { id: key.id, token: key.token } });
       }),
     );
   team
     .command('list')
     .description('list every team')
-    .action(() => withRuntime(async ({ services }) => printJson(await Promise.all((await services.teams.list()).map(async (t) => serializeTeam(t, await services.domains.verifiedRegions(t.id)))))));
+    .action(() => withRuntime(async ({ services }) => printJson((await services.teams.list()).map(serializeTeam))));
   team
     .command('set-plan')
     .requiredOption('--team <id>')
     .requiredOption('--plan <code>')
-    .action((o: { team: string; plan: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setPlan(o.team, o.plan), await services.domains.verifiedRegions(o.team)))));
+    .action((o: { team: string; plan: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setPlan(o.team, o.plan)))));
   team
     .command('set-risk')
     .description('suspend a team (every key answers 403 suspended_api_key) or restore it')
     .requiredOption('--team <id>')
     .requiredOption('--state <state>', 'normal or suspended')
-    .action((o: { team: string; state: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setRiskState(o.team, o.state), await services.domains.verifiedRegions(o.team)))));
+    .action((o: { team: string; state: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setRiskState(o.team, o.state)))));
   team
     .command('set-tier')
     .requiredOption('--team <id>')
     .requiredOption('--tier <n>', '0 new, 1 verified, 2 paid, 3 trusted')
-    .action((o: { team: string; tier: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setTier(o.team, Number(o.tier)), await services.domains.verifiedRegions(o.team)))));
+    .action((o: { team: string; tier: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setTier(o.team, Number(o.tier))))));
 
   const key = program.command('key').description('API keys');
   key

@@ -163,10 +163,10 @@ export class DomainService {
       .map((key) => ({ selector: key.selector, algorithm: key.algorithm, privateKeyPem: this.deps.secrets.open(key.privateKeySealed) }));
   }
 
-  /** Regions in which the team has a verified domain (they leave the sandbox). */
-  async verifiedRegions(teamId: string): Promise<Set<Domain['region']>> {
-    const domains = await this.repository.allForTeam(teamId);
-    return new Set(domains.filter((domain) => domain.status === 'verified').map((domain) => domain.region));
+  /** The team's verified domain with this exact name (the domain of a `from` address). */
+  async findVerifiedByName(teamId: string, name: string): Promise<Domain | undefined> {
+    const domains = await this.repository.findByName(name.toLowerCase());
+    return domains.find((domain) => domain.teamId === teamId && domain.status === 'verified');
   }
 
   /** The team's verified domain with this id, for pinning a sending key to it. */

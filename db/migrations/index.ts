@@ -12,6 +12,7 @@ import { createSuppressions } from './20261122-0010-create-suppressions.js';
 import { createDkimKeys } from './20261122-0011-create-dkim-keys.js';
 import { createTemplates } from './20261122-0012-create-templates.js';
 import { createTemplateVersions } from './20261122-0013-create-template-versions.js';
+import { createEmails } from './20261122-0014-create-emails.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   createDkimKeys,
   createTemplates,
   createTemplateVersions,
+  createEmails,
 ];

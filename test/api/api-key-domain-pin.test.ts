@@ -2,6 +2,7 @@ import t from 'tap';
 import { errorShape, request } from '../helpers/http.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { startTestApp } from '../helpers/test-app.js';
+import { addVerifiedDomain } from '../helpers/verified-domain.js';
 
 const dns = await TestDnsServer.start();
 const app = await startTestApp({ env: { MAILROOM_DNS_SERVERS: dns.address } });
@@ -10,17 +11,7 @@ t.teardown(async () => {
   await dns.close();
 });
 
-async function verifiedDomain(token: string, name: string): Promise<string> {
-  dns.add({ type: 'SOA', name });
-  const created = (await request(app.url, '/domains', { method: 'POST', token, body: { name } })).body;
-  for (const r of created.records as Array<{ type: string; name: string; value: string; record: string }>) {
-    const fqdn = r.name === '@' ? name : `${r.name}.${name}`;
-    if (r.type === 'TXT') dns.add({ type: 'TXT', name: fqdn, value: r.value });
-    if (r.type === 'MX' && r.record === 'SPF') dns.add({ type: 'MX', name: fqdn, exchange: r.value });
-  }
-  await request(app.url, `/domains/${created.id}/verify`, { method: 'POST', token });
-  return created.id;
-}
+const verifiedDomain = (token: string, name: string) => addVerifiedDomain(app, dns, token, name);
 
 t.test('a sending_access key may be pinned only to a verified domain of its team', async (t) => {
   const team = await app.createTeam('Pins', 'unlimited');

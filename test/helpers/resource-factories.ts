@@ -1,4 +1,6 @@
 import type { TestApp } from './test-app.js';
+import { createDomainSchema } from '../../core/domains/domain.schemas.js';
+import { sendEmailSchema } from '../../core/emails/email.schemas.js';
 import { request } from './http.js';
 
 /**
@@ -13,6 +15,15 @@ export const resourceFactories: Record<string, (app: TestApp, team: { teamId: st
   },
   suppression: async (app, team) => (await app.runtime.services.suppressions.add(team.teamId, `victim-${Math.random().toString(36).slice(2, 8)}@example.com`)).id,
   template: async (app, team) => (await app.runtime.services.templates.create(team.teamId, { name: 'victim', html: '<p>x</p>' })).id,
+  email: async (app, team) => {
+    // A verified domain without DNS (the isolation test runs none): mark it verified directly.
+    const name = `victim-${Math.random().toString(36).slice(2, 8)}.test`;
+    const view = await app.runtime.services.domains.create(await app.runtime.services.teams.get(team.teamId), createDomainSchema.parse({ name }));
+    await app.runtime.db.knex('domains').where({ id: view.domain.id }).update({ status: 'verified' });
+    await app.runtime.services.teams.setTier(team.teamId, 2);
+    const auth = await app.runtime.services.apiKeys.authenticate(team.token);
+    return (await app.runtime.services.emails.send(auth, sendEmailSchema.parse({ from: `a@${name}`, to: 'x@example.net', subject: 's', text: 't' }))).id;
+  },
   log: async (app, team) => {
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;

@@ -21,7 +21,7 @@ const context = (tier: number, domains: Domain[]): SandboxContext => ({
 t.test('in a sandboxed region only identities, the simulator and verified domains pass', async (t) => {
   const ctx = context(1, [domain('acme.example', 'us-east-1', 'verified'), domain('pending.example', 'eu-west-1', 'pending')]);
   const allowed = ['owner@team.example', 'bounced@simulator.mailroom.localhost', 'x@acme.example', 'x@deep.sub.acme.example'];
-  t.doesNotThrow(() => assertSandboxAllows(ctx, 'eu-west-1', allowed));
+  t.equal(refusal(() => assertSandboxAllows(ctx, 'eu-west-1', allowed)), undefined, 'all allowed');
   t.match(refusal(() => assertSandboxAllows(ctx, 'eu-west-1', ['x@acme.example', 'stranger@gmail.example', 'other@gmail.example'])), {
     statusCode: 403,
     errorName: 'validation_error',
@@ -31,8 +31,10 @@ t.test('in a sandboxed region only identities, the simulator and verified domain
   t.match(refusal(() => assertSandboxAllows(ctx, 'eu-west-1', ['x@pending.example'])), { details: { recipient: 'x@pending.example' } }, 'unverified domains do not count');
 });
 
-t.test('a region with a verified domain, or a paid tier, is out of the sandbox', async (t) => {
-  t.doesNotThrow(() => assertSandboxAllows(context(1, [domain('acme.example', 'us-east-1', 'verified')]), 'us-east-1', ['anyone@gmail.example']));
-  t.doesNotThrow(() => assertSandboxAllows(context(2, []), 'sa-east-1', ['anyone@gmail.example']));
+t.test('tiers 0 and 1 are sandboxed everywhere; from tier 2 nothing is', async (t) => {
+  const verified = [domain('acme.example', 'us-east-1', 'verified')];
+  t.match(refusal(() => assertSandboxAllows(context(1, verified), 'us-east-1', ['anyone@gmail.example'])), { statusCode: 403, details: { region: 'us-east-1' } });
   t.match(refusal(() => assertSandboxAllows(context(0, []), 'sa-east-1', ['anyone@gmail.example'])), { statusCode: 403 });
+  t.equal(refusal(() => assertSandboxAllows(context(2, []), 'sa-east-1', ['anyone@gmail.example'])), undefined);
+  t.equal(refusal(() => assertSandboxAllows(context(3, verified), 'us-east-1', ['anyone@gmail.example'])), undefined);
 });

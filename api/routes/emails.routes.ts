@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { listEmailsQuerySchema, sendEmailSchema } from '../../core/emails/email.schemas.js';
+import { listEnvelope } from '../../core/pagination/list-query.js';
+import { defineRoute } from '../route.js';
+import { listSchema, uuidParam } from '../schemas.js';
+import { serializeEmail, serializeEmailItem } from '../serializers/email.serializer.js';
+
+const tag = 'emails';
+const item = z.object({ object: z.literal('email'), id: z.string(), from: z.string(), to: z.array(z.string()), subject: z.string(), last_event: z.string() }).passthrough();
+
+export const emailRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/emails',
+    operationId: 'sendEmail',
+    summary: 'Accept one message (durably recorded before the answer)',
+    tag,
+    permission: 'sending_access',
+    scope: 'emails:send',
+    idempotent: true,
+    body: sendEmailSchema,
+    exampleBody: { from: 'Acme <hello@mail.example.com>', to: 'someone@example.net', subject: 'Hello', html: '<p>Hello</p>' },
+    responses: { 200: { description: 'Accepted (not yet delivered)', schema: z.object({ id: z.string() }) } },
+    handler: async ({ body, auth, services }) => {
+      const email = await services.emails.send(auth, body);
+      return { status: 200, body: { id: email.id }, emailId: email.id };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/emails',
+    operationId: 'listEmails',
+    summary: 'List sent emails, newest first',
+    tag,
+    permission: 'sending_access',
+    scope: 'emails:read',
+    query: listEmailsQuerySchema,
+    responses: { 200: { description: 'A page of emails', schema: listSchema(item) } },
+    handler: async ({ query, auth, services }) => {
+      const { emails, hasMore } = await services.emails.list(auth.team.id, query);
+      return { status: 200, body: listEnvelope(emails.map(serializeEmailItem), hasMore) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/emails/:email_id',
+    operationId: 'getEmail',
+    summary: 'Retrieve an email with its bodies and last event',
+    tag,
+    permission: 'sending_access',
+    scope: 'emails:read',
+    params: z.object({ email_id: uuidParam('Email id') }),
+    isolation: { param: 'email_id', resource: 'email' },
+    responses: { 200: { description: 'The email', schema: item } },
+    handler: async ({ params, auth, services }) => {
+      const { email, bodies } = await services.emails.get(auth.team.id, params.email_id);
+      return { status: 200, body: serializeEmail(email, bodies) };
+    },
+  }),
+];

@@ -1,0 +1,78 @@
+import type { Knex } from 'knex';
+import { readJson, readNullableTimestamp, readTimestamp, writeJson } from '../../db/dialect.js';
+import { paginateNewestFirst, type PageQuery } from '../pagination/list-query.js';
+import type { Email, EmailLastEvent } from './email.types.js';
+
+type Row = Record<string, unknown>;
+
+const toEmail = (row: Row): Email => ({
+  id: String(row.id),
+  teamId: String(row.team_id),
+  domainId: String(row.domain_id),
+  apiKeyId: (row.api_key_id as string | null) ?? null,
+  fromHeader: String(row.from_header),
+  fromAddress: String(row.from_address),
+  to: readJson<string[]>(row.to_addresses, []),
+  cc: readJson<string[] | null>(row.cc_addresses, null),
+  bcc: readJson<string[] | null>(row.bcc_addresses, null),
+  replyTo: readJson<string[] | null>(row.reply_to, null),
+  suppressedRecipients: readJson<string[]>(row.suppressed_recipients, []),
+  subject: String(row.subject),
+  tags: readJson<Record<string, string> | null>(row.tags, null),
+  templateId: (row.template_id as string | null) ?? null,
+  templateVersionId: (row.template_version_id as string | null) ?? null,
+  topicId: (row.topic_id as string | null) ?? null,
+  messageId: String(row.message_id),
+  lastEvent: row.last_event as EmailLastEvent,
+  scheduledAt: readNullableTimestamp(row.scheduled_at),
+  sizeBytes: Number(row.size_bytes),
+  createdAt: readTimestamp(row.created_at),
+  updatedAt: readTimestamp(row.updated_at),
+});
+
+export class EmailRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async insert(email: Email): Promise<void> {
+    await this.knex('emails').insert({
+      id: email.id,
+      team_id: email.teamId,
+      domain_id: email.domainId,
+      api_key_id: email.apiKeyId,
+      from_header: email.fromHeader,
+      from_address: email.fromAddress,
+      to_addresses: JSON.stringify(email.to),
+      cc_addresses: writeJson(email.cc),
+      bcc_addresses: writeJson(email.bcc),
+      reply_to: writeJson(email.replyTo),
+      suppressed_recipients: writeJson(email.suppressedRecipients.length > 0 ? email.suppressedRecipients : null),
+      subject: email.subject,
+      tags: writeJson(email.tags),
+      template_id: email.templateId,
+      template_version_id: email.templateVersionId,
+      topic_id: email.topicId,
+      message_id: email.messageId,
+      last_event: email.lastEvent,
+      scheduled_at: email.scheduledAt,
+      size_bytes: email.sizeBytes,
+      created_at: email.createdAt,
+      updated_at: email.updatedAt,
+    });
+  }
+
+  async findInTeam(teamId: string, id: string): Promise<Email | undefined> {
+    const row = (await this.knex('emails').where({ team_id: teamId, id }).first()) as Row | undefined;
+    return row ? toEmail(row) : undefined;
+  }
+
+  async list(teamId: string, page: PageQuery): Promise<{ emails: Email[]; hasMore: boolean }> {
+    const { rows, hasMore } = await paginateNewestFirst<Row>(this.knex('emails').where({ team_id: teamId }), page);
+    return { emails: rows.map(toEmail), hasMore };
+  }
+
+  /** Emails the team sent since `since` (suppressed-only ones included: they were attempted). */
+  async countSince(teamId: string, since: Date): Promise<number> {
+    const [row] = (await this.knex('emails').where({ team_id: teamId }).where('created_at', '>=', since).count({ n: '*' })) as Array<{ n: number | string }>;
+    return Number(row?.n ?? 0);
+  }
+}

@@ -1,0 +1,195 @@
+import type { Knex } from 'knex';
+import type { FileBlobStore } from '../../lib/blob-store.js';
+import type { Clock } from '../../lib/clock.js';
+import { DailyQuotaExceededError, ForbiddenValidationError, InvalidAttachmentError, MonthlyQuotaExceededError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { isUuid, newId } from '../../lib/ids.js';
+import type { Authenticated } from '../api-keys/api-key.service.js';
+import { parseMailbox, type Mailbox } from '../addresses/mailbox.js';
+import { assertSandboxAllows } from '../domains/sandbox.js';
+import type { DomainService } from '../domains/domain.service.js';
+import type { EventService } from '../events/event.service.js';
+import type { PageQuery } from '../pagination/list-query.js';
+import type { SuppressionService } from '../suppressions/suppression.service.js';
+import type { TeamService } from '../teams/team.service.js';
+import type { Team } from '../teams/team.types.js';
+import type { TemplateService } from '../templates/template.service.js';
+import { resolveContent } from './email-content.js';
+import { EmailRepository } from './email.repository.js';
+import type { SendEmailInput } from './email.schemas.js';
+import type { Email, EmailBodies } from './email.types.js';
+import { composeMime } from './mime.js';
+import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
+
+const BLOBS = 'messages';
+const MAX_RECIPIENTS = 50;
+
+export type EmailServiceDeps = {
+  knex: Knex;
+  clock: Clock;
+  blobs: FileBlobStore;
+  events: EventService;
+  domains: DomainService;
+  teams: TeamService;
+  templates: TemplateService;
+  suppressions: SuppressionService;
+  simulatorDomain: string;
+};
+
+const parseAll = (values: string[] | undefined): Mailbox[] => (values ?? []).map((value) => parseMailbox(value)!);
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+/**
+ * POST /emails: checks a message completely, then records it durably (MIME and bodies fsynced
+ * in the blob store, then the row and its events in one transaction) before answering its id.
+ */
+export class EmailService {
+  private readonly repository: EmailRepository;
+
+  constructor(private readonly deps: EmailServiceDeps) {
+    this.repository = new EmailRepository(deps.knex);
+  }
+
+  async send(auth: Authenticated, input: SendEmailInput): Promise<Email> {
+    const { team, apiKey } = auth;
+    const content = await resolveContent(team, input, this.deps.templates);
+    const from = parseMailbox(content.from);
+    if (!from) throw new ValidationError('from must be an address or Name <address>', { errors: [{ path: 'from', message: 'is not an address' }] });
+    const to = parseAll(input.to);
+    const cc = parseAll(input.cc);
+    const bcc = parseAll(input.bcc);
+    const replyTo = parseAll(content.replyTo);
+    if (to.length + cc.length + bcc.length > MAX_RECIPIENTS) {
+      throw new ValidationError(`to, cc and bcc together may hold at most ${MAX_RECIPIENTS} addresses`, { errors: [{ path: 'to', message: `at most ${MAX_RECIPIENTS} recipients in all` }] });
+    }
+    const now = this.deps.clock.now();
+    const scheduledAt = this.scheduledAt(input.scheduled_at, now);
+
+    const domain = await this.deps.domains.findVerifiedByName(team.id, domainOf(from.address));
+    if (!domain) throw new ForbiddenValidationError(`The domain ${domainOf(from.address)} is not verified by this team: add and verify it at /domains`);
+    if (apiKey.domainId && apiKey.domainId !== domain.id) throw new ForbiddenValidationError('This API key is restricted to another domain: from must use it');
+    const recipients = [...to, ...cc, ...bcc].map((m) => m.address);
+    assertSandboxAllows(
+      { team, teamDomains: await this.deps.domains.repository.allForTeam(team.id), members: await this.deps.teams.members(team.id), simulatorDomain: this.deps.simulatorDomain },
+      domain.region,
+      recipients,
+    );
+    await this.assertQuota(team, now);
+    const attachments = decodeAttachments(input.attachments ?? []);
+    const suppressed = [...(await this.deps.suppressions.suppressedAmong(team.id, recipients))];
+
+    const id = newId();
+    const messageId = `<${id}@${domain.name}>`;
+    const mime = await composeMime({ from, to, cc, replyTo, subject: content.subject, html: content.html, text: content.text, headers: input.headers ?? {}, attachments, messageId, date: now });
+    const bodies: EmailBodies = { html: content.html, text: content.text };
+    // The message is on disk before its row exists, and the row before the answer: nothing
+    // acknowledged can be lost, and an orphaned file (crash in between) is harmless.
+    await this.deps.blobs.put(BLOBS, `${id}.eml`, mime);
+    await this.deps.blobs.put(BLOBS, `${id}.json`, Buffer.from(JSON.stringify(bodies)));
+    const allSuppressed = suppressed.length === new Set(recipients.map((r) => r.toLowerCase())).size;
+    const email: Email = {
+      id,
+      teamId: team.id,
+      domainId: domain.id,
+      apiKeyId: apiKey.id,
+      fromHeader: content.from,
+      fromAddress: from.address,
+      to: input.to,
+      cc: input.cc ?? null,
+      bcc: input.bcc ?? null,
+      replyTo: content.replyTo ?? null,
+      suppressedRecipients: suppressed,
+      subject: content.subject,
+      tags: input.tags ? Object.fromEntries(input.tags.map((tag) => [tag.name, tag.value])) : null,
+      templateId: content.templateId,
+      templateVersionId: content.templateVersionId,
+      topicId: input.topic_id ?? null,
+      messageId,
+      lastEvent: allSuppressed ? 'suppressed' : scheduledAt ? 'scheduled' : 'queued',
+      scheduledAt,
+      sizeBytes: mime.length,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.deps.knex.transaction(async (trx) => {
+      await new EmailRepository(trx).insert(email);
+      for (const recipient of suppressed) {
+        await this.deps.events.record(team.id, 'email.suppressed', { ...eventData(email, input.headers, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
+      }
+      if (scheduledAt && !allSuppressed) await this.deps.events.record(team.id, 'email.scheduled', eventData(email, input.headers), trx);
+    });
+    return email;
+  }
+
+  async get(teamId: string, id: string): Promise<{ email: Email; bodies: EmailBodies }> {
+    const email = isUuid(id) ? await this.repository.findInTeam(teamId, id.toLowerCase()) : undefined;
+    if (!email) throw new NotFoundError('Email not found');
+    const stored = await this.deps.blobs.get(BLOBS, `${email.id}.json`);
+    return { email, bodies: stored ? (JSON.parse(stored.toString('utf8')) as EmailBodies) : { html: null, text: null } };
+  }
+
+  async list(teamId: string, page: PageQuery) {
+    return this.repository.list(teamId, page);
+  }
+
+  /** The stored MIME of an accepted email (what the MTA sends). */
+  async mime(email: Email): Promise<Buffer | null> {
+    return this.deps.blobs.get(BLOBS, `${email.id}.eml`);
+  }
+
+  private scheduledAt(value: string | undefined, now: Date): Date | null {
+    if (value === undefined) return null;
+    const at = parseScheduledAt(value, now);
+    const ahead = at ? at.getTime() - now.getTime() : NaN;
+    if (!at || !(ahead >= MIN_SCHEDULE_AHEAD_MS && ahead <= MAX_SCHEDULE_AHEAD_MS)) {
+      throw new ValidationError('scheduled_at must be an ISO 8601 instant or a phrase such as "in 1 hour", between 1 minute and 30 days ahead', {
+        errors: [{ path: 'scheduled_at', message: at ? 'must be between 1 minute and 30 days ahead' : 'is not a date, time or phrase this service reads' }],
+      });
+    }
+    return at;
+  }
+
+  /** Daily cap and (on the free plan) the monthly allowance; no retry-after: they last until reset. */
+  private async assertQuota(team: Team, now: Date): Promise<void> {
+    const { daily_cap: dailyCap, included_emails: included } = team.plan.limits;
+    if (dailyCap !== null) {
+      const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      if ((await this.repository.countSince(team.id, dayStart)) >= dailyCap) throw new DailyQuotaExceededError(`The daily quota of ${dailyCap} emails is used up; it resets at 00:00 UTC`);
+    }
+    if (team.plan.monthlyCap) {
+      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      if ((await this.repository.countSince(team.id, monthStart)) >= included) throw new MonthlyQuotaExceededError(`The monthly quota of ${included} emails is used up`);
+    }
+  }
+}
+
+/** Attachments reach the composer only as buffers: exactly one of content (base64) or path. */
+function decodeAttachments(attachments: NonNullable<SendEmailInput['attachments']>) {
+  return attachments.map((attachment, i) => {
+    const path = `attachments.${i}`;
+    if ((attachment.content === undefined) === (attachment.path === undefined)) {
+      throw new InvalidAttachmentError('Each attachment needs exactly one of content and path', { errors: [{ path, message: 'send content (base64) or path, exactly one' }] });
+    }
+    if (attachment.path !== undefined) {
+      throw new InvalidAttachmentError('Attachments by path (fetched by the service) are not available yet: send the content as base64', { errors: [{ path: `${path}.path`, message: 'not available yet' }] });
+    }
+    const compact = attachment.content!.replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
+      throw new InvalidAttachmentError('Attachment content must be base64', { errors: [{ path: `${path}.content`, message: 'is not base64' }] });
+    }
+    return { filename: attachment.filename, content: Buffer.from(compact, 'base64'), contentType: attachment.content_type, contentId: attachment.content_id };
+  });
+}
+
+/** The envelope of email.* events: who, what, when, with tags and headers when present. */
+function eventData(email: Email, headers: Record<string, string> | undefined, to: string[] = email.to): Record<string, unknown> {
+  return {
+    email_id: email.id,
+    from: email.fromHeader,
+    to,
+    subject: email.subject,
+    message_id: email.messageId,
+    created_at: email.createdAt.toISOString(),
+    ...(email.tags ? { tags: email.tags } : {}),
+    ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
+  };
+}

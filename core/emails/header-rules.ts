@@ -1,0 +1,24 @@
+/**
+ * Custom headers a sender may not set: the ones the appliance owns (addressing, identity, MIME,
+ * signatures, trace and authentication results, delivery control, list unsubscribe).
+ */
+const REFUSED = new Set([
+  'from', 'to', 'cc', 'bcc', 'subject', 'date', 'message-id', 'return-path', 'sender', 'reply-to',
+  'mime-version', 'content-type', 'content-transfer-encoding', 'content-disposition', 'content-id',
+  'dkim-signature', 'domainkey-signature', 'received', 'authentication-results', 'received-spf',
+  'resent-date', 'resent-from', 'resent-sender', 'resent-to', 'resent-cc', 'resent-bcc', 'resent-message-id',
+  'delivered-to', 'x-original-to', 'envelope-to', 'errors-to', 'disposition-notification-to', 'return-receipt-to',
+]);
+const REFUSED_PREFIXES = ['arc-', 'resent-', 'list-unsubscribe', 'content-', 'dkim-'];
+
+export function headerNameProblem(name: string): string | undefined {
+  if (!/^[!-9;-~]+$/.test(name)) return 'is not a valid header name';
+  const lower = name.toLowerCase();
+  if (REFUSED.has(lower) || REFUSED_PREFIXES.some((prefix) => lower.startsWith(prefix))) return `${name} cannot be set: the appliance writes it`;
+  return undefined;
+}
+
+/** Values may carry no control characters other than tab (no CR or LF: no header injection). */
+export function headerValueProblem(value: string): string | undefined {
+  return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(value) ? 'may not contain control characters other than tab' : undefined;
+}

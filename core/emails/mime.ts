@@ -1,0 +1,43 @@
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type { Mailbox } from '../addresses/mailbox.js';
+
+export type ComposeInput = {
+  from: Mailbox;
+  to: Mailbox[];
+  cc: Mailbox[];
+  replyTo: Mailbox[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  attachments: Array<{ filename?: string; content: Buffer; contentType?: string; contentId?: string }>;
+  messageId: string;
+  date: Date;
+};
+
+const address = (mailbox: Mailbox) => ({ name: mailbox.name ?? '', address: mailbox.address });
+
+/**
+ * Renders the message with nodemailer's MIME composer. Only parsed values go in (never the raw
+ * header strings), attachments only as buffers, and file and URL access are off: a `path` can
+ * never make the composer read a local file or fetch a URL. Bcc is never a header.
+ */
+export async function composeMime(input: ComposeInput): Promise<Buffer> {
+  const composer = new MailComposer({
+    from: address(input.from),
+    to: input.to.map(address),
+    cc: input.cc.length > 0 ? input.cc.map(address) : undefined,
+    replyTo: input.replyTo.length > 0 ? input.replyTo.map(address) : undefined,
+    subject: input.subject,
+    html: input.html ?? undefined,
+    text: input.text ?? undefined,
+    headers: input.headers,
+    attachments: input.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, cid: a.contentId })),
+    messageId: input.messageId,
+    date: input.date,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    xMailer: false,
+  });
+  return composer.compile().build();
+}
