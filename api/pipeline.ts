@@ -62,7 +62,7 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: { rou
     query: route.query ? parseInput(route.query, queryObject(ctx.URL.searchParams), 'query') : {},
     body: route.body ? parseInput(route.body, parsedBody, 'body') : undefined,
   };
-  const call = () => route.handler({ ...input, auth: state.auth as Authenticated, services: deps.services, requestId: state.requestId });
+  const call = () => route.handler({ ...input, auth: state.auth as Authenticated, services: deps.services, requestId: state.requestId, headers: ctx.headers });
 
   const idempotencyKey = ctx.headers['idempotency-key'];
   if (!route.idempotent || idempotencyKey === undefined || !state.auth) return call();

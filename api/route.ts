@@ -28,6 +28,8 @@ export type RouteContext<P, Q, B> = {
   auth: Authenticated;
   services: Services;
   requestId: string;
+  /** Request headers (lower-case names), for the few routes that read one. */
+  headers: Record<string, string | string[] | undefined>;
 };
 
 type AnySchema = z.ZodType;

@@ -24,7 +24,9 @@ export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Sch
     running.set(job.name, work);
     try {
       const result = await work;
-      runtime.logger.info({ job: job.name, ms: Math.round(performance.now() - started), ...result }, 'job finished');
+      // Frequent jobs that found nothing to do log at debug, so the journal shows work, not ticks.
+      const level = Object.values(result).some((count) => count > 0) ? 'info' : 'debug';
+      runtime.logger[level]({ job: job.name, ms: Math.round(performance.now() - started), ...result }, 'job finished');
       return result;
     } catch (err) {
       runtime.logger.error({ err, job: job.name }, 'job failed');

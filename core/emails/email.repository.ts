@@ -70,6 +70,24 @@ export class EmailRepository {
     return { emails: rows.map(toEmail), hasMore };
   }
 
+  /** Changes a scheduled email; false when it is no longer scheduled (dispatched or canceled). */
+  async updateIfScheduled(id: string, changes: { scheduledAt?: Date; lastEvent?: EmailLastEvent; updatedAt: Date }): Promise<boolean> {
+    const row: Record<string, unknown> = { updated_at: changes.updatedAt };
+    if (changes.scheduledAt) row.scheduled_at = changes.scheduledAt;
+    if (changes.lastEvent) row.last_event = changes.lastEvent;
+    return (await this.knex('emails').where({ id, last_event: 'scheduled' }).update(row)) === 1;
+  }
+
+  async dueScheduled(now: Date, limit: number): Promise<string[]> {
+    const rows = (await this.knex('emails').select('id').where({ last_event: 'scheduled' }).where('scheduled_at', '<=', now).orderBy('scheduled_at').limit(limit)) as Array<{ id: string }>;
+    return rows.map((row) => row.id);
+  }
+
+  /** scheduled -> queued, once: true only for the caller whose update moved the row. */
+  async dispatch(id: string, now: Date): Promise<boolean> {
+    return (await this.knex('emails').where({ id, last_event: 'scheduled' }).update({ last_event: 'queued', updated_at: now })) === 1;
+  }
+
   /** Emails the team sent since `since` (suppressed-only ones included: they were attempted). */
   async countSince(teamId: string, since: Date): Promise<number> {
     const [row] = (await this.knex('emails').where({ team_id: teamId }).where('created_at', '>=', since).count({ n: '*' })) as Array<{ n: number | string }>;

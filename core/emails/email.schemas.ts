@@ -58,6 +58,13 @@ export const sendEmailSchema = z
   })
   .strict();
 
+/** A batch item: a send without attachments (the batch API takes none, as the SDK says). */
+export const batchItemSchema = sendEmailSchema.omit({ attachments: true });
+
+export const batchBodySchema = z.array(z.unknown()).min(1, 'send at least one email').max(100, 'at most 100 emails per batch');
+
+export const rescheduleSchema = z.object({ scheduled_at: z.string().min(1) }).strict();
+
 export const listEmailsQuerySchema = withPageRules(z.object({ ...pageQueryShape }).strict());
 
 export type SendEmailInput = z.infer<typeof sendEmailSchema>;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
-import { DailyQuotaExceededError, ForbiddenValidationError, InvalidAttachmentError, MonthlyQuotaExceededError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { AppError, DailyQuotaExceededError, ForbiddenValidationError, InvalidAttachmentError, MonthlyQuotaExceededError, NotFoundError, ResourceLockedError, ValidationError } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import type { Authenticated } from '../api-keys/api-key.service.js';
 import { parseMailbox, type Mailbox } from '../addresses/mailbox.js';
@@ -17,6 +17,8 @@ import { resolveContent } from './email-content.js';
 import { EmailRepository } from './email.repository.js';
 import type { SendEmailInput } from './email.schemas.js';
 import type { Email, EmailBodies } from './email.types.js';
+
+type PreparedEmail = { email: Email; mime: Buffer; bodies: EmailBodies; headers: Record<string, string> | undefined };
 import { composeMime } from './mime.js';
 import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
 
@@ -50,6 +52,34 @@ export class EmailService {
   }
 
   async send(auth: Authenticated, input: SendEmailInput): Promise<Email> {
+    const prepared = await this.prepare(auth, input);
+    await this.commit([prepared]);
+    return prepared.email;
+  }
+
+  /**
+   * POST /emails/batch. Strict: every message must pass or none is accepted. Permissive: the
+   * valid ones are accepted and each refusal is reported with its index. Either way the accepted
+   * ones commit together, and the batch counts against the quota as a whole.
+   */
+  async sendBatch(auth: Authenticated, inputs: unknown[], mode: 'strict' | 'permissive', parse: (input: unknown, index: number) => SendEmailInput) {
+    await this.assertQuota(auth.team, this.deps.clock.now(), inputs.length);
+    const prepared: PreparedEmail[] = [];
+    const errors: Array<{ index: number; message: string }> = [];
+    for (const [index, raw] of inputs.entries()) {
+      try {
+        prepared.push(await this.prepare(auth, parse(raw, index), { quotaChecked: true }));
+      } catch (err) {
+        if (mode === 'strict' || !(err instanceof AppError)) throw err;
+        errors.push({ index, message: err.message });
+      }
+    }
+    await this.commit(prepared);
+    return { emails: prepared.map((p) => p.email), errors };
+  }
+
+  /** Every check, and the rendered MIME; nothing is written yet. */
+  private async prepare(auth: Authenticated, input: SendEmailInput, options: { quotaChecked?: boolean } = {}): Promise<PreparedEmail> {
     const { team, apiKey } = auth;
     const content = await resolveContent(team, input, this.deps.templates);
     const from = parseMailbox(content.from);
@@ -73,18 +103,13 @@ export class EmailService {
       domain.region,
       recipients,
     );
-    await this.assertQuota(team, now);
+    if (!options.quotaChecked) await this.assertQuota(team, now, 1);
     const attachments = decodeAttachments(input.attachments ?? []);
     const suppressed = [...(await this.deps.suppressions.suppressedAmong(team.id, recipients))];
 
     const id = newId();
     const messageId = `<${id}@${domain.name}>`;
     const mime = await composeMime({ from, to, cc, replyTo, subject: content.subject, html: content.html, text: content.text, headers: input.headers ?? {}, attachments, messageId, date: now });
-    const bodies: EmailBodies = { html: content.html, text: content.text };
-    // The message is on disk before its row exists, and the row before the answer: nothing
-    // acknowledged can be lost, and an orphaned file (crash in between) is harmless.
-    await this.deps.blobs.put(BLOBS, `${id}.eml`, mime);
-    await this.deps.blobs.put(BLOBS, `${id}.json`, Buffer.from(JSON.stringify(bodies)));
     const allSuppressed = suppressed.length === new Set(recipients.map((r) => r.toLowerCase())).size;
     const email: Email = {
       id,
@@ -110,14 +135,63 @@ export class EmailService {
       createdAt: now,
       updatedAt: now,
     };
+    return { email, mime, bodies: { html: content.html, text: content.text }, headers: input.headers };
+  }
+
+  /**
+   * Messages are on disk (fsynced) before their rows exist, and rows and events commit in one
+   * transaction before the answer: nothing acknowledged can be lost, and a file orphaned by a
+   * crash in between is harmless.
+   */
+  private async commit(prepared: PreparedEmail[]): Promise<void> {
+    for (const { email, mime, bodies } of prepared) {
+      await this.deps.blobs.put(BLOBS, `${email.id}.eml`, mime);
+      await this.deps.blobs.put(BLOBS, `${email.id}.json`, Buffer.from(JSON.stringify(bodies)));
+    }
+    if (prepared.length === 0) return;
     await this.deps.knex.transaction(async (trx) => {
-      await new EmailRepository(trx).insert(email);
-      for (const recipient of suppressed) {
-        await this.deps.events.record(team.id, 'email.suppressed', { ...eventData(email, input.headers, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
+      for (const { email, headers } of prepared) {
+        await new EmailRepository(trx).insert(email);
+        for (const recipient of email.suppressedRecipients) {
+          await this.deps.events.record(email.teamId, 'email.suppressed', { ...eventData(email, headers, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
+        }
+        if (email.lastEvent === 'scheduled') await this.deps.events.record(email.teamId, 'email.scheduled', eventData(email, headers), trx);
       }
-      if (scheduledAt && !allSuppressed) await this.deps.events.record(team.id, 'email.scheduled', eventData(email, input.headers), trx);
     });
-    return email;
+  }
+
+  /** PATCH /emails/{id}: a new time for a scheduled email; once dispatched it is locked. */
+  async reschedule(teamId: string, id: string, scheduledAt: string): Promise<Email> {
+    const { email } = await this.get(teamId, id);
+    const at = this.scheduledAt(scheduledAt, this.deps.clock.now());
+    const changed = await this.repository.updateIfScheduled(email.id, { scheduledAt: at!, updatedAt: this.deps.clock.now() });
+    if (!changed) throw new ResourceLockedError(`This email is ${email.lastEvent}: only a scheduled email can be rescheduled`);
+    return { ...email, scheduledAt: at };
+  }
+
+  /** POST /emails/{id}/cancel: a scheduled email is canceled (email.canceled); once dispatched it is locked. */
+  async cancel(teamId: string, id: string): Promise<Email> {
+    const { email } = await this.get(teamId, id);
+    const now = this.deps.clock.now();
+    const canceled = await this.deps.knex.transaction(async (trx) => {
+      const changed = await new EmailRepository(trx).updateIfScheduled(email.id, { lastEvent: 'canceled', updatedAt: now });
+      if (changed) await this.deps.events.record(teamId, 'email.canceled', eventData(email, undefined), trx);
+      return changed;
+    });
+    if (!canceled) throw new ResourceLockedError(`This email is ${email.lastEvent}: only a scheduled email can be canceled`);
+    return { ...email, lastEvent: 'canceled' };
+  }
+
+  /**
+   * The scheduler's hand-over: due scheduled emails become queued for the MTA. Each row moves by
+   * a conditional update, so with several schedulers every email is handed over exactly once.
+   */
+  async dispatchDue(limit = 500): Promise<string[]> {
+    const now = this.deps.clock.now();
+    const due = await this.repository.dueScheduled(now, limit);
+    const dispatched: string[] = [];
+    for (const id of due) if (await this.repository.dispatch(id, now)) dispatched.push(id);
+    return dispatched;
   }
 
   async get(teamId: string, id: string): Promise<{ email: Email; bodies: EmailBodies }> {
@@ -149,15 +223,15 @@ export class EmailService {
   }
 
   /** Daily cap and (on the free plan) the monthly allowance; no retry-after: they last until reset. */
-  private async assertQuota(team: Team, now: Date): Promise<void> {
+  private async assertQuota(team: Team, now: Date, count: number): Promise<void> {
     const { daily_cap: dailyCap, included_emails: included } = team.plan.limits;
     if (dailyCap !== null) {
       const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-      if ((await this.repository.countSince(team.id, dayStart)) >= dailyCap) throw new DailyQuotaExceededError(`The daily quota of ${dailyCap} emails is used up; it resets at 00:00 UTC`);
+      if ((await this.repository.countSince(team.id, dayStart)) + count > dailyCap) throw new DailyQuotaExceededError(`The daily quota of ${dailyCap} emails is used up; it resets at 00:00 UTC`);
     }
     if (team.plan.monthlyCap) {
       const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-      if ((await this.repository.countSince(team.id, monthStart)) >= included) throw new MonthlyQuotaExceededError(`The monthly quota of ${included} emails is used up`);
+      if ((await this.repository.countSince(team.id, monthStart)) + count > included) throw new MonthlyQuotaExceededError(`The monthly quota of ${included} emails is used up`);
     }
   }
 }
