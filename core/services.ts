@@ -13,7 +13,10 @@ import { EmailService } from './emails/email.service.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
 import type { RecordTargets } from './domains/domain-records.js';
+import { readFileSync } from 'node:fs';
 import { SecretBox } from '../lib/crypto/secret-box.js';
+import { AddressPolicy } from '../lib/net/address-policy.js';
+import { safeFetch } from '../lib/net/safe-fetch.js';
 import type { DnsLookup } from '../lib/dns/dns-resolver.js';
 import { ReadinessService } from './health/readiness.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
@@ -52,13 +55,17 @@ export function createServices(infra: Infrastructure) {
   const suppressions = new SuppressionService({ knex, clock, events });
   const templates = new TemplateService({ knex, clock });
   const simulatorDomain = config.sandbox.simulatorDomain.toLowerCase();
+  const fetchPolicy = new AddressPolicy(config.attachments.fetchAllowAddresses);
+  const ca = config.attachments.fetchCaFile ? readFileSync(config.attachments.fetchCaFile, 'utf8') : undefined;
+  const fetchAttachment = (url: string) =>
+    safeFetch(url, { lookup, policy: fetchPolicy, timeoutMs: config.attachments.fetchTimeoutMs, maxBytes: config.attachments.fetchMaxBytes, ca });
   return {
     events,
     domains,
     suppressions,
     templates,
     teams,
-    emails: new EmailService({ knex, clock, blobs: infra.blobs, events, domains, teams, templates, suppressions, simulatorDomain }),
+    emails: new EmailService({ knex, clock, blobs: infra.blobs, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id) }),
     requestLogs: new RequestLogService({ knex, clock }),

@@ -20,6 +20,7 @@ import type { Email, EmailBodies } from './email.types.js';
 
 type PreparedEmail = { email: Email; mime: Buffer; bodies: EmailBodies; headers: Record<string, string> | undefined };
 import { composeMime } from './mime.js';
+import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
 import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
 
 const BLOBS = 'messages';
@@ -35,6 +36,8 @@ export type EmailServiceDeps = {
   templates: TemplateService;
   suppressions: SuppressionService;
   simulatorDomain: string;
+  /** Fetches an attachment given by URL (https, public addresses only, bounded). */
+  fetchAttachment: (url: string) => Promise<SafeFetchResult>;
 };
 
 const parseAll = (values: string[] | undefined): Mailbox[] => (values ?? []).map((value) => parseMailbox(value)!);
@@ -104,7 +107,7 @@ export class EmailService {
       recipients,
     );
     if (!options.quotaChecked) await this.assertQuota(team, now, 1);
-    const attachments = decodeAttachments(input.attachments ?? []);
+    const attachments = await this.loadAttachments(input.attachments ?? []);
     const suppressed = [...(await this.deps.suppressions.suppressedAmong(team.id, recipients))];
 
     const id = newId();
@@ -210,6 +213,33 @@ export class EmailService {
     return this.deps.blobs.get(BLOBS, `${email.id}.eml`);
   }
 
+  /**
+   * Attachments reach the composer only as buffers: exactly one of content (base64) or path
+   * (an https URL fetched here, never by the composer).
+   */
+  private async loadAttachments(attachments: NonNullable<SendEmailInput['attachments']>) {
+    const loaded = [];
+    for (const [i, attachment] of attachments.entries()) {
+      const path = `attachments.${i}`;
+      if ((attachment.content === undefined) === (attachment.path === undefined)) {
+        throw new InvalidAttachmentError('Each attachment needs exactly one of content and path', { errors: [{ path, message: 'send content (base64) or path, exactly one' }] });
+      }
+      if (attachment.path !== undefined) {
+        const fetched = await this.deps.fetchAttachment(attachment.path);
+        if (!fetched.ok) throw new InvalidAttachmentError(`Attachment ${i} could not be fetched: ${fetched.reason}`, { errors: [{ path: `${path}.path`, message: fetched.reason }] });
+        const fromUrl = decodeURIComponent(new URL(fetched.finalUrl).pathname.split('/').pop() ?? '') || undefined;
+        loaded.push({ filename: attachment.filename ?? fromUrl, content: fetched.bytes, contentType: attachment.content_type ?? fetched.contentType, contentId: attachment.content_id });
+        continue;
+      }
+      const compact = attachment.content!.replace(/\s+/g, '');
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
+        throw new InvalidAttachmentError('Attachment content must be base64', { errors: [{ path: `${path}.content`, message: 'is not base64' }] });
+      }
+      loaded.push({ filename: attachment.filename, content: Buffer.from(compact, 'base64'), contentType: attachment.content_type, contentId: attachment.content_id });
+    }
+    return loaded;
+  }
+
   private scheduledAt(value: string | undefined, now: Date): Date | null {
     if (value === undefined) return null;
     const at = parseScheduledAt(value, now);
@@ -234,24 +264,6 @@ export class EmailService {
       if ((await this.repository.countSince(team.id, monthStart)) + count > included) throw new MonthlyQuotaExceededError(`The monthly quota of ${included} emails is used up`);
     }
   }
-}
-
-/** Attachments reach the composer only as buffers: exactly one of content (base64) or path. */
-function decodeAttachments(attachments: NonNullable<SendEmailInput['attachments']>) {
-  return attachments.map((attachment, i) => {
-    const path = `attachments.${i}`;
-    if ((attachment.content === undefined) === (attachment.path === undefined)) {
-      throw new InvalidAttachmentError('Each attachment needs exactly one of content and path', { errors: [{ path, message: 'send content (base64) or path, exactly one' }] });
-    }
-    if (attachment.path !== undefined) {
-      throw new InvalidAttachmentError('Attachments by path (fetched by the service) are not available yet: send the content as base64', { errors: [{ path: `${path}.path`, message: 'not available yet' }] });
-    }
-    const compact = attachment.content!.replace(/\s+/g, '');
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
-      throw new InvalidAttachmentError('Attachment content must be base64', { errors: [{ path: `${path}.content`, message: 'is not base64' }] });
-    }
-    return { filename: attachment.filename, content: Buffer.from(compact, 'base64'), contentType: attachment.content_type, contentId: attachment.content_id };
-  });
 }
 
 /** The envelope of email.* events: who, what, when, with tags and headers when present. */

@@ -100,6 +100,21 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    attachments: z
+      .object({
+        /** Attachments given by `path` are fetched over https with these bounds. */
+        fetchTimeoutMs: z.number().int().min(100).max(120000).default(10000),
+        fetchMaxBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+        /**
+         * Addresses or CIDRs exempt from the private/loopback/link-local refusal (an internal
+         * file server; tests). Empty by default: nothing internal is reachable.
+         */
+        fetchAllowAddresses: z.array(z.string().min(1)).default([]),
+        /** PEM file of extra CA certificates trusted for attachment fetches. */
+        fetchCaFile: z.string().min(1).optional(),
+      })
+      .strict()
+      .prefault({}),
     ai: z
       .object({
         /** No AI provider ships with the appliance yet; AI routes answer 503 until one is set. */
@@ -131,6 +146,10 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_INBOUND_MX_HOST: { key: 'inbound.mxHost', type: 'string' },
   MAILROOM_TRACKING_HOST: { key: 'tracking.host', type: 'string' },
   MAILROOM_DNS_SERVERS: { key: 'dns.servers', type: 'list' },
+  MAILROOM_ATTACHMENT_FETCH_ALLOW: { key: 'attachments.fetchAllowAddresses', type: 'list' },
+  MAILROOM_ATTACHMENT_FETCH_CA_FILE: { key: 'attachments.fetchCaFile', type: 'string' },
+  MAILROOM_ATTACHMENT_FETCH_TIMEOUT_MS: { key: 'attachments.fetchTimeoutMs', type: 'number' },
+  MAILROOM_ATTACHMENT_FETCH_MAX_BYTES: { key: 'attachments.fetchMaxBytes', type: 'number' },
 };
 
 /** Keys whose values `config print` masks. */

@@ -13,6 +13,8 @@ export interface DnsLookup {
   txt(name: string): Promise<LookupResult<string>>;
   mx(name: string): Promise<LookupResult<MxRecord>>;
   cname(name: string): Promise<LookupResult<string>>;
+  /** IPv4 and IPv6 addresses of a host (A and AAAA together). */
+  addresses(name: string): Promise<LookupResult<string>>;
   /** Whether `name` is the apex of a zone (has an SOA record itself). */
   soa(name: string): Promise<LookupResult<{ nsname: string }>>;
 }
@@ -38,6 +40,12 @@ export function createDnsLookup(options: { servers: string[]; timeoutMs: number 
     txt: (name) => classify(async () => (await resolver.resolveTxt(name)).map((chunks) => chunks.join(''))),
     mx: (name) => classify(async () => (await resolver.resolveMx(name)).map((mx) => ({ exchange: lower(mx.exchange), priority: mx.priority }))),
     cname: (name) => classify(async () => (await resolver.resolveCname(name)).map(lower)),
+    addresses: async (name) => {
+      const [v4, v6] = await Promise.all([classify(() => resolver.resolve4(name)), classify(() => resolver.resolve6(name))]);
+      if (v4.kind === 'temporary' && v6.kind !== 'found') return v4;
+      const values = [...(v4.kind === 'found' ? v4.values : []), ...(v6.kind === 'found' ? v6.values : [])];
+      return values.length > 0 ? { kind: 'found', values } : v6.kind === 'temporary' ? v6 : { kind: 'none' };
+    },
     soa: (name) => classify(async () => [await resolver.resolveSoa(name)].map((soa) => ({ nsname: soa.nsname }))),
   };
 }

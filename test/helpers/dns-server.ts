@@ -11,7 +11,9 @@ export type TestRecord =
   | { type: 'TXT'; name: string; value: string }
   | { type: 'MX'; name: string; exchange: string; priority?: number }
   | { type: 'CNAME'; name: string; value: string }
-  | { type: 'SOA'; name: string };
+  | { type: 'SOA'; name: string }
+  | { type: 'A'; name: string; address: string }
+  | { type: 'AAAA'; name: string; address: string };
 
 export class TestDnsServer {
   private records: TestRecord[] = [];
@@ -89,6 +91,10 @@ function toAnswer(record: TestRecord): dnsPacket.Answer {
       return { ...common, type: 'MX', data: { exchange: record.exchange, preference: record.priority ?? 10 } };
     case 'CNAME':
       return { ...common, type: 'CNAME', data: record.value };
+    case 'A':
+      return { ...common, type: 'A', data: record.address };
+    case 'AAAA':
+      return { ...common, type: 'AAAA', data: record.address };
     case 'SOA':
       return { ...common, type: 'SOA', data: { mname: `ns1.${record.name}`, rname: `hostmaster.${record.name}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 60 } };
   }
