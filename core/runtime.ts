@@ -4,6 +4,7 @@ import { connect, ensureMysqlDatabase, type Database } from '../db/connection.js
 import { durabilityWarnings } from '../db/dialect.js';
 import { migrateLatest } from '../db/migrate.js';
 import { FileBlobStore } from '../lib/blob-store.js';
+import { SegmentSpool } from '../lib/spool/segment-spool.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config/config.schema.js';
 import { ConfigError } from '../lib/errors.js';
@@ -79,10 +80,11 @@ export async function createRuntime(config: Config, options: { migrate?: boolean
   }
   const kv = createKeyValueStore(config.redis);
   const blobs = new FileBlobStore(resolve(config.dataDir));
+  const spool = new SegmentSpool(join(resolve(config.dataDir), 'spool'));
   const publicUrl = { value: (config.api.publicUrl ?? `http://127.0.0.1:${config.api.port}`).replace(/\/+$/, '') };
   const lookup = createDnsLookup({ servers: config.dns.servers, timeoutMs: config.dns.timeoutMs });
   const masterKey = resolveMasterKey(config, logger);
-  const services = createServices({ knex: db.knex, dialect: db.dialect, kv, blobs, clock, config, version: VERSION, publicUrl: () => publicUrl.value, lookup, masterKey });
+  const services = createServices({ knex: db.knex, dialect: db.dialect, kv, blobs, spool, clock, config, version: VERSION, publicUrl: () => publicUrl.value, lookup, masterKey });
   return {
     config,
     logger,
@@ -93,6 +95,7 @@ export async function createRuntime(config: Config, options: { migrate?: boolean
     services,
     publicUrl,
     async close() {
+      await spool.close();
       await kv.close();
       await db.knex.destroy();
     },

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../db/connection.js';
 import type { Config } from '../lib/config/config.schema.js';
 import type { FileBlobStore } from '../lib/blob-store.js';
+import type { SegmentSpool } from '../lib/spool/segment-spool.js';
 import type { Clock } from '../lib/clock.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
@@ -14,6 +15,7 @@ import { DomainVerificationService } from './domains/domain-verification.service
 import { DomainService } from './domains/domain.service.js';
 import type { RecordTargets } from './domains/domain-records.js';
 import { readFileSync } from 'node:fs';
+import { GroupCommitter } from '../db/group-commit.js';
 import { SecretBox } from '../lib/crypto/secret-box.js';
 import { AddressPolicy } from '../lib/net/address-policy.js';
 import { safeFetch } from '../lib/net/safe-fetch.js';
@@ -29,6 +31,7 @@ export type Infrastructure = {
   dialect: Dialect;
   kv: KeyValueStore;
   blobs: FileBlobStore;
+  spool: SegmentSpool;
   clock: Clock;
   config: Config;
   version: string;
@@ -44,6 +47,8 @@ export type Infrastructure = {
 export function createServices(infra: Infrastructure) {
   const { knex, clock, config, lookup } = infra;
   const events = new EventService({ knex, clock });
+  // One group committer per process: concurrent requests share durable commits.
+  const committer = new GroupCommitter(knex);
   const targets: RecordTargets = {
     mtaHostname: config.mta.hostname.toLowerCase(),
     inboundMxHost: config.inbound.mxHost.toLowerCase(),
@@ -65,10 +70,10 @@ export function createServices(infra: Infrastructure) {
     suppressions,
     templates,
     teams,
-    emails: new EmailService({ knex, clock, blobs: infra.blobs, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment }),
+    emails: new EmailService({ knex, clock, spool: infra.spool, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment, committer }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id) }),
-    requestLogs: new RequestLogService({ knex, clock }),
+    requestLogs: new RequestLogService({ knex, clock, committer }),
     idempotency: new IdempotencyService({ knex, clock }),
     rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
     brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),

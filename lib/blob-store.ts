@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import { CoalescedSync } from './spool/coalesced-sync.js';
 
 /**
  * Content that does not belong in hot tables (message bodies, attachments, uploads) lives here,
@@ -8,6 +9,9 @@ import { join } from 'node:path';
  * are fsynced, so an acknowledged write survives a power cut.
  */
 export class FileBlobStore {
+  /** Per directory, one coalesced fsync: concurrent puts share it. */
+  private readonly dirSyncs = new Map<string, CoalescedSync>();
+
   constructor(private readonly root: string) {}
 
   private pathOf(namespace: string, name: string): string {
@@ -30,12 +34,17 @@ export class FileBlobStore {
       await file.close();
     }
     await rename(temp, final);
-    const dirHandle = await open(dir, 'r');
-    try {
-      await dirHandle.sync();
-    } finally {
-      await dirHandle.close();
+    await this.syncDirectory(dir);
+  }
+
+  /** The rename is durable once the directory is fsynced; concurrent puts share the fsync. */
+  private syncDirectory(dir: string): Promise<void> {
+    let sync = this.dirSyncs.get(dir);
+    if (!sync) {
+      sync = new CoalescedSync(() => fsyncDir(dir));
+      this.dirSyncs.set(dir, sync);
     }
+    return sync.request();
   }
 
   async get(namespace: string, name: string): Promise<Buffer | null> {
@@ -50,5 +59,14 @@ export class FileBlobStore {
   /** Readiness: the data directory accepts writes. */
   async checkWritable(): Promise<void> {
     await this.put('health', 'probe', Buffer.from(String(Date.now())));
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

@@ -26,6 +26,7 @@ const toEmail = (row: Row): Email => ({
   lastEvent: row.last_event as EmailLastEvent,
   scheduledAt: readNullableTimestamp(row.scheduled_at),
   sizeBytes: Number(row.size_bytes),
+  spool: { segment: String(row.spool_segment), offset: Number(row.spool_offset), length: Number(row.spool_length) },
   createdAt: readTimestamp(row.created_at),
   updatedAt: readTimestamp(row.updated_at),
 });
@@ -55,6 +56,9 @@ export class EmailRepository {
       last_event: email.lastEvent,
       scheduled_at: email.scheduledAt,
       size_bytes: email.sizeBytes,
+      spool_segment: email.spool.segment,
+      spool_offset: email.spool.offset,
+      spool_length: email.spool.length,
       created_at: email.createdAt,
       updated_at: email.updatedAt,
     });

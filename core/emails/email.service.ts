@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import type { FileBlobStore } from '../../lib/blob-store.js';
+import type { SegmentSpool, SpoolRef } from '../../lib/spool/segment-spool.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, DailyQuotaExceededError, ForbiddenValidationError, InvalidAttachmentError, MonthlyQuotaExceededError, NotFoundError, ResourceLockedError, ValidationError } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import type { Authenticated } from '../api-keys/api-key.service.js';
 import { parseMailbox, type Mailbox } from '../addresses/mailbox.js';
 import { assertSandboxAllows } from '../domains/sandbox.js';
+import { sendingStatus } from '../domains/sending-status.js';
 import type { DomainService } from '../domains/domain.service.js';
 import type { EventService } from '../events/event.service.js';
 import type { PageQuery } from '../pagination/list-query.js';
@@ -19,17 +20,30 @@ import type { SendEmailInput } from './email.schemas.js';
 import type { Email, EmailBodies } from './email.types.js';
 
 type PreparedEmail = { email: Email; mime: Buffer; bodies: EmailBodies; headers: Record<string, string> | undefined };
+
+/** A spool record: [u32 length of the bodies JSON][bodies JSON][MIME]. */
+function encodeRecord(bodies: EmailBodies, mime: Buffer): Buffer {
+  const json = Buffer.from(JSON.stringify(bodies));
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(json.length);
+  return Buffer.concat([head, json, mime]);
+}
+
+function decodeRecord(record: Buffer): { bodies: EmailBodies; mime: Buffer } {
+  const length = record.readUInt32BE(0);
+  return { bodies: JSON.parse(record.subarray(4, 4 + length).toString('utf8')) as EmailBodies, mime: record.subarray(4 + length) };
+}
 import { composeMime } from './mime.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
+import type { GroupCommitter } from '../../db/group-commit.js';
 import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
 
-const BLOBS = 'messages';
 const MAX_RECIPIENTS = 50;
 
 export type EmailServiceDeps = {
   knex: Knex;
   clock: Clock;
-  blobs: FileBlobStore;
+  spool: SegmentSpool;
   events: EventService;
   domains: DomainService;
   teams: TeamService;
@@ -38,6 +52,7 @@ export type EmailServiceDeps = {
   simulatorDomain: string;
   /** Fetches an attachment given by URL (https, public addresses only, bounded). */
   fetchAttachment: (url: string) => Promise<SafeFetchResult>;
+  committer: GroupCommitter;
 };
 
 const parseAll = (values: string[] | undefined): Mailbox[] => (values ?? []).map((value) => parseMailbox(value)!);
@@ -101,11 +116,14 @@ export class EmailService {
     if (!domain) throw new ForbiddenValidationError(`The domain ${domainOf(from.address)} is not verified by this team: add and verify it at /domains`);
     if (apiKey.domainId && apiKey.domainId !== domain.id) throw new ForbiddenValidationError('This API key is restricted to another domain: from must use it');
     const recipients = [...to, ...cc, ...bcc].map((m) => m.address);
-    assertSandboxAllows(
-      { team, teamDomains: await this.deps.domains.repository.allForTeam(team.id), members: await this.deps.teams.members(team.id), simulatorDomain: this.deps.simulatorDomain },
-      domain.region,
-      recipients,
-    );
+    // Members and domains are read only when the region is in the team's sandbox.
+    if (sendingStatus(team).sandbox_regions.includes(domain.region)) {
+      assertSandboxAllows(
+        { team, teamDomains: await this.deps.domains.repository.allForTeam(team.id), members: await this.deps.teams.members(team.id), simulatorDomain: this.deps.simulatorDomain },
+        domain.region,
+        recipients,
+      );
+    }
     if (!options.quotaChecked) await this.assertQuota(team, now, 1);
     const attachments = await this.loadAttachments(input.attachments ?? []);
     const suppressed = [...(await this.deps.suppressions.suppressedAmong(team.id, recipients))];
@@ -135,6 +153,7 @@ export class EmailService {
       lastEvent: allSuppressed ? 'suppressed' : scheduledAt ? 'scheduled' : 'queued',
       scheduledAt,
       sizeBytes: mime.length,
+      spool: { segment: '', offset: 0, length: 0 },
       createdAt: now,
       updatedAt: now,
     };
@@ -142,17 +161,15 @@ export class EmailService {
   }
 
   /**
-   * Messages are on disk (fsynced) before their rows exist, and rows and events commit in one
-   * transaction before the answer: nothing acknowledged can be lost, and a file orphaned by a
-   * crash in between is harmless.
+   * Messages are in the spool (fsynced) before their rows exist, and rows and events commit
+   * (grouped with concurrent requests) before the answer: nothing acknowledged can be lost, and
+   * a record orphaned by a crash in between is harmless.
    */
   private async commit(prepared: PreparedEmail[]): Promise<void> {
-    for (const { email, mime, bodies } of prepared) {
-      await this.deps.blobs.put(BLOBS, `${email.id}.eml`, mime);
-      await this.deps.blobs.put(BLOBS, `${email.id}.json`, Buffer.from(JSON.stringify(bodies)));
-    }
+    const refs: SpoolRef[] = await Promise.all(prepared.map(({ mime, bodies }) => this.deps.spool.append(encodeRecord(bodies, mime))));
+    prepared.forEach((p, i) => (p.email.spool = refs[i]!));
     if (prepared.length === 0) return;
-    await this.deps.knex.transaction(async (trx) => {
+    await this.deps.committer.run(async (trx) => {
       for (const { email, headers } of prepared) {
         await new EmailRepository(trx).insert(email);
         for (const recipient of email.suppressedRecipients) {
@@ -200,8 +217,8 @@ export class EmailService {
   async get(teamId: string, id: string): Promise<{ email: Email; bodies: EmailBodies }> {
     const email = isUuid(id) ? await this.repository.findInTeam(teamId, id.toLowerCase()) : undefined;
     if (!email) throw new NotFoundError('Email not found');
-    const stored = await this.deps.blobs.get(BLOBS, `${email.id}.json`);
-    return { email, bodies: stored ? (JSON.parse(stored.toString('utf8')) as EmailBodies) : { html: null, text: null } };
+    const record = await this.deps.spool.read(email.spool);
+    return { email, bodies: record ? decodeRecord(record).bodies : { html: null, text: null } };
   }
 
   async list(teamId: string, page: PageQuery) {
@@ -210,7 +227,8 @@ export class EmailService {
 
   /** The stored MIME of an accepted email (what the MTA sends). */
   async mime(email: Email): Promise<Buffer | null> {
-    return this.deps.blobs.get(BLOBS, `${email.id}.eml`);
+    const record = await this.deps.spool.read(email.spool);
+    return record ? decodeRecord(record).mime : null;
   }
 
   /**

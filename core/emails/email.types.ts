@@ -21,6 +21,7 @@ export type Email = {
   lastEvent: EmailLastEvent;
   scheduledAt: Date | null;
   sizeBytes: number;
+  spool: { segment: string; offset: number; length: number };
   createdAt: Date;
   updatedAt: Date;
 };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
+import type { GroupCommitter } from '../../db/group-commit.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { purgeByPlanRetention } from '../retention/plan-retention.js';
@@ -26,7 +27,7 @@ export type RequestRecord = {
 export class RequestLogService {
   private readonly logs: RequestLogRepository;
 
-  constructor(private readonly deps: { knex: Knex; clock: Clock }) {
+  constructor(private readonly deps: { knex: Knex; clock: Clock; committer: GroupCommitter }) {
     this.logs = new RequestLogRepository(deps.knex);
   }
 
@@ -34,7 +35,8 @@ export class RequestLogService {
   async record(request: RequestRecord): Promise<string> {
     const id = newId();
     const failed = request.responseStatus >= 400;
-    await this.logs.insert({
+    // Grouped with the other requests finishing now: one durable commit for many logs.
+    await this.deps.committer.run((trx) => new RequestLogRepository(trx).insert({
       id,
       teamId: request.teamId,
       apiKeyId: request.apiKeyId,
@@ -49,7 +51,7 @@ export class RequestLogService {
       requestBody: redactRequestBody(request.requestBody),
       responseBody: failed ? request.responseBody : null,
       emailId: request.emailId,
-    });
+    }));
     return id;
   }
 

@@ -1,6 +1,6 @@
 import { createTable, timestamp, uuid, type Migration } from './migration.js';
 
-/** Accepted emails: metadata here; the rendered MIME and the bodies live in the blob store. */
+/** Accepted emails: metadata here; the rendered MIME and the bodies live in the spool. */
 export const createEmails: Migration = {
   name: '20261122-0014-create-emails',
   ...createTable('emails', (table) => {
@@ -25,6 +25,10 @@ export const createEmails: Migration = {
     table.string('last_event', 24).notNullable();
     timestamp(table, 'scheduled_at').nullable();
     table.integer('size_bytes').notNullable();
+    // Where the spool record (bodies + MIME) is: segment file, byte offset, length.
+    table.string('spool_segment', 80).notNullable();
+    table.bigInteger('spool_offset').notNullable();
+    table.integer('spool_length').notNullable();
     timestamp(table, 'created_at').notNullable();
     timestamp(table, 'updated_at').notNullable();
     table.index(['team_id', 'id']);

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CoalescedSync } from './coalesced-sync.js';
+
+export type SpoolRef = { segment: string; offset: number; length: number };
+
+/** `writers`: appends reserved on it and not yet synced; a retired segment closes at zero. */
+type Segment = { name: string; handle: FileHandle; size: number; sync: CoalescedSync; writers: number; retired: boolean };
+
+/**
+ * The message spool: records appended to segment files, each process writing its own segment.
+ * An append returns once its bytes are fsynced; concurrent appends share fsyncs, so accepting
+ * many messages at once costs a few disk flushes instead of several per message. Records are
+ * addressed by (segment, offset, length), which the database row keeps.
+ */
+export class SegmentSpool {
+  private segment: Segment | undefined;
+  private opening: Promise<Segment> | undefined;
+  private readonly dirSync: CoalescedSync;
+
+  constructor(private readonly dir: string, private readonly maxSegmentBytes = 256 * 1024 * 1024) {
+    this.dirSync = new CoalescedSync(async () => {
+      const handle = await open(this.dir, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  async append(data: Buffer): Promise<SpoolRef> {
+    let segment = await this.currentSegment();
+    while (segment.size > 0 && segment.size + data.length > this.maxSegmentBytes) segment = await this.rotate(segment);
+    // Reserve the range synchronously: concurrent appends never overlap.
+    const offset = segment.size;
+    segment.size += data.length;
+    segment.writers++;
+    try {
+      await segment.handle.write(data, 0, data.length, offset);
+      await segment.sync.request();
+    } finally {
+      segment.writers--;
+      if (segment.retired && segment.writers === 0) void segment.handle.close().catch(() => undefined);
+    }
+    return { segment: segment.name, offset, length: data.length };
+  }
+
+  async read(ref: SpoolRef): Promise<Buffer | null> {
+    if (!/^seg-[A-Za-z0-9-]+\.spool$/.test(ref.segment)) return null;
+    let handle: FileHandle;
+    try {
+      handle = await open(join(this.dir, ref.segment), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    try {
+      const buffer = Buffer.alloc(ref.length);
+      const { bytesRead } = await handle.read(buffer, 0, ref.length, ref.offset);
+      return bytesRead === ref.length ? buffer : null;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    const segment = this.segment;
+    this.segment = undefined;
+    if (segment) await segment.handle.close();
+  }
+
+  private currentSegment(): Promise<Segment> {
+    if (this.segment) return Promise.resolve(this.segment);
+    this.opening ??= this.openSegment().finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  private async rotate(full: Segment): Promise<Segment> {
+    if (this.segment === full) {
+      this.segment = undefined;
+      // Writers still finishing on the old segment keep it open; the last one closes it.
+      full.retired = true;
+      if (full.writers === 0) void full.handle.close().catch(() => undefined);
+    }
+    return this.currentSegment();
+  }
+
+  /** A new segment file, its directory entry fsynced before any record in it is acknowledged. */
+  private async openSegment(): Promise<Segment> {
+    await mkdir(this.dir, { recursive: true });
+    const name = `seg-${Date.now()}-${process.pid}-${randomBytes(4).toString('hex')}.spool`;
+    const handle = await open(join(this.dir, name), 'wx', 0o640);
+    await this.dirSync.request();
+    const segment: Segment = { name, handle, size: 0, sync: new CoalescedSync(() => handle.datasync()), writers: 0, retired: false };
+    this.segment = segment;
+    return segment;
+  }
+}
