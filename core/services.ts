@@ -11,6 +11,7 @@ import { EventService } from './events/event.service.js';
 import { SuppressionService } from './suppressions/suppression.service.js';
 import { TemplateService } from './templates/template.service.js';
 import { EmailService } from './emails/email.service.js';
+import { DownloadLinks } from './emails/download-links.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
 import type { RecordTargets } from './domains/domain-records.js';
@@ -70,7 +71,7 @@ export function createServices(infra: Infrastructure) {
     suppressions,
     templates,
     teams,
-    emails: new EmailService({ knex, clock, spool: infra.spool, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment, committer }),
+    emails: new EmailService({ knex, clock, spool: infra.spool, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment, committer, links: new DownloadLinks(infra.masterKey, infra.publicUrl) }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id) }),
     requestLogs: new RequestLogService({ knex, clock, committer }),

@@ -3,6 +3,7 @@ import { buildOpenApi } from '../openapi.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { domainRoutes } from './domains.routes.js';
+import { emailAttachmentRoutes } from './email-attachments.routes.js';
 import { emailChangeRoutes } from './email-changes.routes.js';
 import { emailRoutes } from './emails.routes.js';
 import { logRoutes } from './logs.routes.js';
@@ -13,7 +14,7 @@ import { templateRoutes } from './templates.routes.js';
 
 /** Every route of the API; later capabilities add their lists here. */
 export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
-  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...emailRoutes, ...emailChangeRoutes, ...suppressionRoutes, ...logRoutes, ...teamRoutes, ...templateRoutes, ...extra];
+  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...emailRoutes, ...emailChangeRoutes, ...emailAttachmentRoutes, ...suppressionRoutes, ...logRoutes, ...teamRoutes, ...templateRoutes, ...extra];
   let document: Record<string, unknown> | undefined;
   const openapi = defineRoute({
     method: 'GET',

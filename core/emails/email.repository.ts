@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { readJson, readNullableTimestamp, readTimestamp, writeJson } from '../../db/dialect.js';
 import { paginateNewestFirst, type PageQuery } from '../pagination/list-query.js';
-import type { Email, EmailLastEvent } from './email.types.js';
+import type { Email, EmailAttachment, EmailLastEvent } from './email.types.js';
 
 type Row = Record<string, unknown>;
 
@@ -29,6 +29,20 @@ const toEmail = (row: Row): Email => ({
   spool: { segment: String(row.spool_segment), offset: Number(row.spool_offset), length: Number(row.spool_length) },
   createdAt: readTimestamp(row.created_at),
   updatedAt: readTimestamp(row.updated_at),
+});
+
+const toAttachment = (row: Row): EmailAttachment => ({
+  id: String(row.id),
+  emailId: String(row.email_id),
+  teamId: String(row.team_id),
+  position: Number(row.position),
+  filename: (row.filename as string | null) ?? null,
+  contentType: String(row.content_type),
+  contentDisposition: row.content_disposition as EmailAttachment['contentDisposition'],
+  contentId: (row.content_id as string | null) ?? null,
+  size: Number(row.size),
+  spool: { segment: String(row.spool_segment), offset: Number(row.spool_offset), length: Number(row.spool_length) },
+  createdAt: readTimestamp(row.created_at),
 });
 
 export class EmailRepository {
@@ -62,6 +76,36 @@ export class EmailRepository {
       created_at: email.createdAt,
       updated_at: email.updatedAt,
     });
+  }
+
+  async insertAttachments(attachments: EmailAttachment[]): Promise<void> {
+    if (attachments.length === 0) return;
+    await this.knex('email_attachments').insert(
+      attachments.map((a) => ({
+        id: a.id,
+        email_id: a.emailId,
+        team_id: a.teamId,
+        position: a.position,
+        filename: a.filename,
+        content_type: a.contentType,
+        content_disposition: a.contentDisposition,
+        content_id: a.contentId,
+        size: a.size,
+        spool_segment: a.spool.segment,
+        spool_offset: a.spool.offset,
+        spool_length: a.spool.length,
+        created_at: a.createdAt,
+      })),
+    );
+  }
+
+  async attachmentsOf(emailId: string): Promise<EmailAttachment[]> {
+    return ((await this.knex('email_attachments').where({ email_id: emailId }).orderBy('position')) as Row[]).map(toAttachment);
+  }
+
+  async findAttachment(id: string): Promise<EmailAttachment | undefined> {
+    const row = (await this.knex('email_attachments').where({ id }).first()) as Row | undefined;
+    return row ? toAttachment(row) : undefined;
   }
 
   async findInTeam(teamId: string, id: string): Promise<Email | undefined> {

@@ -17,9 +17,10 @@ import type { TemplateService } from '../templates/template.service.js';
 import { resolveContent } from './email-content.js';
 import { EmailRepository } from './email.repository.js';
 import type { SendEmailInput } from './email.schemas.js';
-import type { Email, EmailBodies } from './email.types.js';
+import type { Email, EmailAttachment, EmailBodies } from './email.types.js';
 
-type PreparedEmail = { email: Email; mime: Buffer; bodies: EmailBodies; headers: Record<string, string> | undefined };
+type LoadedAttachment = { filename?: string; content: Buffer; contentType?: string; contentId?: string };
+type PreparedEmail = { email: Email; mime: Buffer; bodies: EmailBodies; headers: Record<string, string> | undefined; attachments: LoadedAttachment[] };
 
 /** A spool record: [u32 length of the bodies JSON][bodies JSON][MIME]. */
 function encodeRecord(bodies: EmailBodies, mime: Buffer): Buffer {
@@ -36,6 +37,7 @@ function decodeRecord(record: Buffer): { bodies: EmailBodies; mime: Buffer } {
 import { composeMime } from './mime.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
 import type { GroupCommitter } from '../../db/group-commit.js';
+import type { DownloadLinks } from './download-links.js';
 import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
 
 const MAX_RECIPIENTS = 50;
@@ -53,6 +55,7 @@ export type EmailServiceDeps = {
   /** Fetches an attachment given by URL (https, public addresses only, bounded). */
   fetchAttachment: (url: string) => Promise<SafeFetchResult>;
   committer: GroupCommitter;
+  links: DownloadLinks;
 };
 
 const parseAll = (values: string[] | undefined): Mailbox[] => (values ?? []).map((value) => parseMailbox(value)!);
@@ -157,7 +160,7 @@ export class EmailService {
       createdAt: now,
       updatedAt: now,
     };
-    return { email, mime, bodies: { html: content.html, text: content.text }, headers: input.headers };
+    return { email, mime, bodies: { html: content.html, text: content.text }, headers: input.headers, attachments };
   }
 
   /**
@@ -168,8 +171,29 @@ export class EmailService {
   private async commit(prepared: PreparedEmail[]): Promise<void> {
     const refs: SpoolRef[] = await Promise.all(prepared.map(({ mime, bodies }) => this.deps.spool.append(encodeRecord(bodies, mime))));
     prepared.forEach((p, i) => (p.email.spool = refs[i]!));
+    // Attachment bytes get their own records, so one can be served without parsing the MIME.
+    const attachmentRows: EmailAttachment[] = [];
+    for (const { email, attachments } of prepared) {
+      const attachmentRefs = await Promise.all(attachments.map((a) => this.deps.spool.append(a.content)));
+      attachments.forEach((a, position) =>
+        attachmentRows.push({
+          id: newId(),
+          emailId: email.id,
+          teamId: email.teamId,
+          position,
+          filename: a.filename ?? null,
+          contentType: a.contentType ?? 'application/octet-stream',
+          contentDisposition: a.contentId ? 'inline' : 'attachment',
+          contentId: a.contentId ?? null,
+          size: a.content.length,
+          spool: attachmentRefs[position]!,
+          createdAt: email.createdAt,
+        }),
+      );
+    }
     if (prepared.length === 0) return;
     await this.deps.committer.run(async (trx) => {
+      await new EmailRepository(trx).insertAttachments(attachmentRows);
       for (const { email, headers } of prepared) {
         await new EmailRepository(trx).insert(email);
         for (const recipient of email.suppressedRecipients) {
@@ -223,6 +247,28 @@ export class EmailService {
 
   async list(teamId: string, page: PageQuery) {
     return this.repository.list(teamId, page);
+  }
+
+  /** Attachments of a sent email, each with an expiring download link. */
+  async attachments(teamId: string, emailId: string) {
+    const { email } = await this.get(teamId, emailId);
+    const now = this.deps.clock.now();
+    return (await this.repository.attachmentsOf(email.id)).map((attachment) => ({ attachment, link: this.deps.links.create(attachment.id, now) }));
+  }
+
+  async attachment(teamId: string, emailId: string, attachmentId: string) {
+    const found = (await this.attachments(teamId, emailId)).find((a) => a.attachment.id === attachmentId.toLowerCase());
+    if (!found) throw new NotFoundError('Attachment not found');
+    return found;
+  }
+
+  /** The download route: a valid, unexpired link gives the bytes; anything else is 404. */
+  async download(attachmentId: string, expires: string, signature: string): Promise<{ attachment: EmailAttachment; bytes: Buffer }> {
+    const valid = isUuid(attachmentId) && this.deps.links.verify(attachmentId.toLowerCase(), expires, signature, this.deps.clock.now());
+    const attachment = valid ? await this.repository.findAttachment(attachmentId.toLowerCase()) : undefined;
+    const bytes = attachment ? await this.deps.spool.read(attachment.spool) : null;
+    if (!attachment || !bytes) throw new NotFoundError('Attachment not found or link expired');
+    return { attachment, bytes };
   }
 
   /** The stored MIME of an accepted email (what the MTA sends). */

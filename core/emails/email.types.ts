@@ -28,3 +28,17 @@ export type Email = {
 
 /** Bodies kept beside the MIME in the blob store, for GET /emails/{id}. */
 export type EmailBodies = { html: string | null; text: string | null };
+
+export type EmailAttachment = {
+  id: string;
+  emailId: string;
+  teamId: string;
+  position: number;
+  filename: string | null;
+  contentType: string;
+  contentDisposition: 'inline' | 'attachment';
+  contentId: string | null;
+  size: number;
+  spool: { segment: string; offset: number; length: number };
+  createdAt: Date;
+};

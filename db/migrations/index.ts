@@ -13,6 +13,7 @@ import { createDkimKeys } from './20261122-0011-create-dkim-keys.js';
 import { createTemplates } from './20261122-0012-create-templates.js';
 import { createTemplateVersions } from './20261122-0013-create-template-versions.js';
 import { createEmails } from './20261122-0014-create-emails.js';
+import { createEmailAttachments } from './20261122-0015-create-email-attachments.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   createTemplates,
   createTemplateVersions,
   createEmails,
+  createEmailAttachments,
 ];

@@ -215,3 +215,42 @@ t.test('the resend SDK: emails.send, get, list', async (t) => {
   const bad = await resend.emails.send({ from: 'sdk@sdkmail.test', to: ['a@example.net'], subject: 'x' } as never);
   t.equal(bad.error?.name, 'missing_required_field');
 });
+
+t.test('attachments of a sent email: list, one, and a signed expiring download', async (t) => {
+  const s = await sender('files');
+  const pdf = Buffer.from('%PDF-1.7 the actual bytes');
+  const res = await send(s.token, {
+    from: 'x@files.test',
+    to: 'a@example.net',
+    subject: 's',
+    html: '<img src="cid:logo">',
+    attachments: [
+      { filename: 'report.pdf', content: pdf.toString('base64'), content_type: 'application/pdf' },
+      { filename: 'logo.png', content: 'iVBORw0KGgo=', content_type: 'image/png', content_id: 'logo' },
+    ],
+  });
+  const list = await request(app.url, `/emails/${res.body.id}/attachments`, { token: s.token });
+  t.equal(list.status, 200);
+  t.match(list.body.data, [
+    { object: 'attachment', filename: 'report.pdf', size: pdf.length, content_type: 'application/pdf', content_disposition: 'attachment', download_url: /\/attachments\/.+\/download\?expires=\d+&signature=/, expires_at: String },
+    { filename: 'logo.png', content_disposition: 'inline', content_id: 'logo' },
+  ]);
+  const one = await request(app.url, `/emails/${res.body.id}/attachments/${list.body.data[0].id}`, { token: s.token });
+  t.equal(one.body.id, list.body.data[0].id);
+  errorShape(t, await request(app.url, `/emails/${res.body.id}/attachments/0199a0a0-0000-7000-8000-000000000000`, { token: s.token }), 404, 'not_found');
+
+  const url = new URL(list.body.data[0].download_url);
+  const download = await fetch(url, { headers: { 'user-agent': 'browser' } });
+  t.equal(download.status, 200);
+  t.same(Buffer.from(await download.arrayBuffer()), pdf, 'the exact bytes');
+  t.equal(download.headers.get('content-type'), 'application/pdf');
+  t.match(download.headers.get('content-disposition'), /filename="report.pdf"/);
+  const tampered = new URL(url);
+  tampered.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
+  errorShape(t, await request(app.url, tampered.pathname + tampered.search), 404, 'not_found');
+  const expired = new URL(url);
+  expired.searchParams.set('expires', '1000');
+  errorShape(t, await request(app.url, expired.pathname + expired.search), 404, 'not_found');
+  const other = await sender('files2');
+  errorShape(t, await request(app.url, `/emails/${res.body.id}/attachments`, { token: other.token }), 404, 'not_found');
+});

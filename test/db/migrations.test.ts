@@ -12,7 +12,7 @@ t.test(`migrations run up, again (no-op), down and up on ${TEST_DB_KIND}`, async
   t.teardown(close);
   const applied = await migrateLatest(db.knex);
   t.same(applied, migrations.map((m) => m.name), 'every migration applied in order');
-  for (const table of ['teams', 'team_members', 'api_keys', 'request_logs', 'idempotency_keys', 'brand_assets', 'job_leases', 'events', 'domains', 'suppressions', 'dkim_keys', 'templates', 'template_versions', 'emails']) {
+  for (const table of ['teams', 'team_members', 'api_keys', 'request_logs', 'idempotency_keys', 'brand_assets', 'job_leases', 'events', 'domains', 'suppressions', 'dkim_keys', 'templates', 'template_versions', 'emails', 'email_attachments']) {
     t.ok(await db.knex.schema.hasTable(table), `${table} exists`);
   }
   t.same(await migrateLatest(db.knex), [], 'running again changes nothing');
