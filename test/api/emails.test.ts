@@ -193,6 +193,24 @@ t.test('quotas: the free plan’s daily cap is 429 daily_quota_exceeded without 
   t.equal(refused.headers.get('retry-after'), null, 'no retry-after on quota refusals');
 });
 
+t.test('quotas: the free plan’s monthly allowance is 429 monthly_quota_exceeded', async (t) => {
+  const now = new Date();
+  if (now.getUTCDate() === 1) {
+    t.skip('on the first day of a month every email this month is also today’s: the daily cap answers first');
+    return;
+  }
+  const s = await sender('monthly', 'free');
+  const first = await send(s.token, { from: 'x@monthly.test', to: 'a@example.net', subject: 's', text: 't' });
+  const row = await app.runtime.db.knex('emails').where({ id: first.body.id }).first();
+  const { newId } = await import('../../lib/ids.js');
+  const earlierThisMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 0, 0, 1));
+  const rows = Array.from({ length: 3000 }, () => ({ ...row, id: newId(), created_at: earlierThisMonth }));
+  for (let i = 0; i < rows.length; i += 500) await app.runtime.db.knex('emails').insert(rows.slice(i, i + 500));
+  const refused = await send(s.token, { from: 'x@monthly.test', to: 'a@example.net', subject: 's', text: 't' });
+  errorShape(t, refused, 429, 'monthly_quota_exceeded');
+  t.equal(refused.headers.get('retry-after'), null);
+});
+
 t.test('Idempotency-Key on POST /emails: one email for one key', async (t) => {
   const s = await sender('idem');
   const body = { from: 'x@idem.test', to: 'a@example.net', subject: 's', text: 't' };
