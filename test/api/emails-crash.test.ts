@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import t from 'tap';
 import { createRuntime } from '../../core/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
@@ -7,6 +6,7 @@ import { createLogger } from '../../lib/logger.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { request } from '../helpers/http.js';
 import { createTestDatabase } from '../helpers/test-database.js';
+import { spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
 
 /**
  * The API process is killed (SIGKILL) right after it answered 200 for a batch; after a restart
@@ -28,25 +28,15 @@ const env: NodeJS.ProcessEnv = {
 delete env.MAILROOM_REDIS_URL;
 const children: ChildProcess[] = [];
 t.teardown(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(children.map((child) => stopChild(child, 'SIGKILL')));
   await database.drop();
   await dns.close();
 });
 
-function startApi(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/mailroom.js', 'api'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startApi(): Promise<{ url: string; child: ChildProcess }> {
+  const { child, ready } = spawnMailroom('api', env);
   children.push(child);
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'API listening' && entry.url) resolve({ url: entry.url, child });
-      } catch {
-        // not a log line
-      }
-    });
-    child.once('exit', (code, signal) => reject(new Error(`mailroom api exited (${code ?? signal})`)));
-  });
+  return { url: await ready, child };
 }
 
 t.test('SIGKILL after 200: every accepted message survives, none twice', async (t) => {
@@ -66,8 +56,7 @@ t.test('SIGKILL after 200: every accepted message survives, none twice', async (
   const batch = Array.from({ length: 50 }, (_, i) => ({ from: 'x@crash.test', to: `r${i}@example.net`, subject: `m${i}`, text: 'body' }));
   const accepted = await request(first.url, '/emails/batch', { method: 'POST', token: key.token, body: batch, headers: { 'idempotency-key': 'crash-batch' } });
   t.equal(accepted.status, 200);
-  first.child.kill('SIGKILL');
-  await new Promise((resolve) => first.child.once('exit', resolve));
+  await stopChild(first.child, 'SIGKILL');
 
   const second = await startApi();
   const ids: string[] = accepted.body.data.map((d: { id: string }) => d.id);
@@ -86,5 +75,5 @@ t.test('SIGKILL after 200: every accepted message survives, none twice', async (
   t.same(replay.body, accepted.body, 'a client retrying after the crash gets the same ids');
   t.equal(Number((await runtime.db.knex('emails').where({ team_id: team.id }).count({ n: '*' }))[0]!.n), 50, 'and nothing is sent twice');
   await runtime.close();
-  second.child.kill('SIGTERM');
+  await stopChild(second.child);
 });

@@ -193,12 +193,10 @@ t.test('quotas: the free plan’s daily cap is 429 daily_quota_exceeded without 
   t.equal(refused.headers.get('retry-after'), null, 'no retry-after on quota refusals');
 });
 
-t.test('quotas: the free plan’s monthly allowance is 429 monthly_quota_exceeded', async (t) => {
+// On the first day of a month every email this month is also today's: the daily cap answers first.
+const firstOfMonth = new Date().getUTCDate() === 1;
+t.test('quotas: the free plan’s monthly allowance is 429 monthly_quota_exceeded', { skip: firstOfMonth && 'the daily cap answers first on the 1st' }, async (t) => {
   const now = new Date();
-  if (now.getUTCDate() === 1) {
-    t.skip('on the first day of a month every email this month is also today’s: the daily cap answers first');
-    return;
-  }
   const s = await sender('monthly', 'free');
   const first = await send(s.token, { from: 'x@monthly.test', to: 'a@example.net', subject: 's', text: 't' });
   const row = await app.runtime.db.knex('emails').where({ id: first.body.id }).first();

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import t from 'tap';
 import { createRuntime } from '../../core/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
 import { request } from '../helpers/http.js';
 import { createTestDatabase, TEST_REDIS_URL } from '../helpers/test-database.js';
+import { spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
 
 /**
  * Two API processes share one database and one real Redis: the team's limit of 10 per second
@@ -25,27 +25,14 @@ const env = {
 };
 const children: ChildProcess[] = [];
 t.teardown(async () => {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  await Promise.all(children.map((child) => stopChild(child)));
   await database.drop();
 });
 
-/** Starts `mailroom api` and resolves with its URL from the "API listening" log line. */
 function startApiProcess(): Promise<string> {
-  const child = spawn(process.execPath, ['bin/mailroom.js', 'api'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { child, ready } = spawnMailroom('api', env);
   children.push(child);
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'API listening' && entry.url) resolve(entry.url);
-      } catch {
-        // not a log line
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`mailroom api exited with ${code}`)));
-  });
+  return ready;
 }
 
 t.test('two API processes on one Redis hold the team limit in total', async (t) => {

@@ -1,9 +1,9 @@
-import { execFile, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Resend } from 'resend';
 import t from 'tap';
 import { createTestDatabase } from '../helpers/test-database.js';
+import { spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
 
 const run = promisify(execFile);
 const database = createTestDatabase();
@@ -46,19 +46,9 @@ t.test('team create prints a key that works with curl and with the resend SDK ag
   const created = JSON.parse((await mailroom(['team', 'create', '--name', 'First team', '--owner-email', 'ops@example.com'])).stdout);
   t.match(created, { team: { object: 'team', name: 'First team' }, api_key: { id: String, token: /^svc_/ } });
 
-  const server = spawn(process.execPath, ['bin/mailroom.js', 'start'], { env: { ...env, MAILROOM_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  t.teardown(() => new Promise((resolve) => (server.exitCode !== null ? resolve(null) : (server.once('exit', resolve), server.kill('SIGTERM')))));
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: server.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'API listening' && entry.url) resolve(entry.url);
-      } catch {
-        // not JSON
-      }
-    });
-    server.once('exit', (code) => reject(new Error(`mailroom start exited with ${code}`)));
-  });
+  const { child: server, ready: listening } = spawnMailroom('start', env);
+  t.teardown(() => stopChild(server));
+  const url = await listening;
 
   const ready = JSON.parse((await run('curl', ['-s', `${url}/ready`])).stdout);
   t.match(ready, { status: 'ok', checks: [{ name: 'database', ok: true }, { name: 'kv_memory', ok: true }, { name: 'spool', ok: true }], failed: [] });

@@ -1,0 +1,31 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/**
+ * Starts `mailroom <command>` as a real process and resolves with its URL once it logs
+ * "API listening". The caller owns the child (kill it in teardown).
+ */
+export function spawnMailroom(command: 'api' | 'start', env: NodeJS.ProcessEnv): { child: ChildProcess; ready: Promise<string> } {
+  const child = spawn(process.execPath, ['bin/mailroom.js', command], { env: { MAILROOM_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'API listening' && entry.url) resolve(entry.url);
+      } catch {
+        // not a log line
+      }
+    });
+    child.once('exit', (code, signal) => reject(new Error(`mailroom ${command} exited (${code ?? signal})`)));
+  });
+  return { child, ready };
+}
+
+/** Ends a child and waits for it to be gone. */
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
