@@ -35,7 +35,7 @@ const dns = await TestDnsServer.start();
 dns.add({ type: 'A', name: 'files.test', address: '127.0.0.1' }, { type: 'A', name: 'internal.test', address: '10.1.2.3' }, { type: 'A', name: 'mixed.test', address: '93.184.216.34' }, { type: 'A', name: 'mixed.test', address: '192.168.1.1' });
 const strict = await startTestApp({ env: { MAILROOM_DNS_SERVERS: dns.address } });
 const allowed = await startTestApp({
-  env: { MAILROOM_DNS_SERVERS: dns.address, MAILROOM_ATTACHMENT_FETCH_ALLOW: '127.0.0.1', MAILROOM_ATTACHMENT_FETCH_CA_FILE: join(dir, 'cert.pem'), MAILROOM_ATTACHMENT_FETCH_TIMEOUT_MS: '800', MAILROOM_ATTACHMENT_FETCH_MAX_BYTES: '2048' },
+  env: { MAILROOM_DNS_SERVERS: dns.address, MAILROOM_ATTACHMENT_FETCH_ALLOW: '127.0.0.1', MAILROOM_ATTACHMENT_FETCH_CA_FILE: join(dir, 'cert.pem'), MAILROOM_ATTACHMENT_FETCH_TIMEOUT_MS: '2000', MAILROOM_ATTACHMENT_FETCH_MAX_BYTES: '2048' },
 });
 t.teardown(async () => {
   await strict.close();

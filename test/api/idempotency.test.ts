@@ -35,9 +35,10 @@ t.test('the same key with a different request is 409 invalid_idempotent_request'
 });
 
 t.test('the same key while the first is in flight is 409 concurrent_idempotent_requests', async (t) => {
-  counter.delayMs = 400;
+  counter.delayMs = 1500;
   const slow = send({ to: 'c@example.com' }, 'key-3');
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // The first request holds its claim for 1.5 s; ask again well inside that.
+  await new Promise((resolve) => setTimeout(resolve, 200));
   errorShape(t, await send({ to: 'c@example.com' }, 'key-3'), 409, 'concurrent_idempotent_requests');
   t.equal((await slow).status, 200);
   counter.delayMs = 0;
