@@ -136,6 +136,13 @@ export class EmailRepository {
     return (await this.knex('emails').where({ id, last_event: 'scheduled' }).update({ last_event: 'queued', updated_at: now })) === 1;
   }
 
+  /** Whether any email or attachment still points into this spool segment. */
+  async segmentReferenced(segment: string): Promise<boolean> {
+    const email = await this.knex('emails').where({ spool_segment: segment }).first('id');
+    if (email) return true;
+    return Boolean(await this.knex('email_attachments').where({ spool_segment: segment }).first('id'));
+  }
+
   /** Emails the team sent since `since` (suppressed-only ones included: they were attempted). */
   async countSince(teamId: string, since: Date): Promise<number> {
     const [row] = (await this.knex('emails').where({ team_id: teamId }).where('created_at', '>=', since).count({ n: '*' })) as Array<{ n: number | string }>;

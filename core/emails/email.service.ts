@@ -38,6 +38,7 @@ import { composeMime } from './mime.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
 import type { GroupCommitter } from '../../db/group-commit.js';
 import type { DownloadLinks } from './download-links.js';
+import { purgeByPlanRetention } from '../retention/plan-retention.js';
 import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
 
 const MAX_RECIPIENTS = 50;
@@ -269,6 +270,18 @@ export class EmailService {
     const bytes = attachment ? await this.deps.spool.read(attachment.spool) : null;
     if (!attachment || !bytes) throw new NotFoundError('Attachment not found or link expired');
     return { attachment, bytes };
+  }
+
+  /**
+   * Retention: emails and their attachments are kept for the team plan's window; then the spool
+   * segments nothing points into any more are deleted.
+   */
+  async purgeExpired(): Promise<{ emails: number; attachments: number; segments: number }> {
+    const now = this.deps.clock.now();
+    const attachments = await purgeByPlanRetention(this.deps.knex, 'email_attachments', now);
+    const emails = await purgeByPlanRetention(this.deps.knex, 'emails', now);
+    const segments = await this.deps.spool.sweep((segment) => this.repository.segmentReferenced(segment), 24 * 3600_000, now.getTime());
+    return { emails, attachments, segments: segments.length };
   }
 
   /** The stored MIME of an accepted email (what the MTA sends). */

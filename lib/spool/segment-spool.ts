@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoalescedSync } from './coalesced-sync.js';
 
@@ -63,6 +63,30 @@ export class SegmentSpool {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * Deletes segments no record is referenced in any more. Only segments untouched for
+   * `minAgeMs` are considered, so a segment another process is still appending to is safe.
+   */
+  async sweep(isReferenced: (segment: string) => Promise<boolean>, minAgeMs: number, now = Date.now()): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    const removed: string[] = [];
+    for (const name of names.filter((n) => /^seg-[A-Za-z0-9-]+\.spool$/.test(n))) {
+      if (name === this.segment?.name) continue;
+      const info = await stat(join(this.dir, name)).catch(() => undefined);
+      if (!info || now - info.mtimeMs < minAgeMs) continue;
+      if (await isReferenced(name)) continue;
+      await unlink(join(this.dir, name)).catch(() => undefined);
+      removed.push(name);
+    }
+    return removed;
   }
 
   async close(): Promise<void> {

@@ -270,3 +270,16 @@ t.test('attachments of a sent email: list, one, and a signed expiring download',
   const other = await sender('files2');
   errorShape(t, await request(app.url, `/emails/${res.body.id}/attachments`, { token: other.token }), 404, 'not_found');
 });
+
+t.test('retention: emails and attachments past the plan window are purged by the job', async (t) => {
+  const s = await sender('retain', 'free');
+  const old = await send(s.token, { from: 'x@retain.test', to: 'a@example.net', subject: 'old', text: 't', attachments: [{ filename: 'a.txt', content: 'YQ==' }] });
+  const fresh = await send(s.token, { from: 'x@retain.test', to: 'a@example.net', subject: 'fresh', text: 't' });
+  const aged = new Date(Date.now() - 31 * 86_400_000);
+  await app.runtime.db.knex('emails').where({ id: old.body.id }).update({ created_at: aged });
+  await app.runtime.db.knex('email_attachments').where({ email_id: old.body.id }).update({ created_at: aged });
+  const result = await app.runtime.services.emails.purgeExpired();
+  t.ok(result.emails >= 1 && result.attachments >= 1);
+  errorShape(t, await request(app.url, `/emails/${old.body.id}`, { token: s.token }), 404, 'not_found');
+  t.equal((await request(app.url, `/emails/${fresh.body.id}`, { token: s.token })).status, 200, 'within the window: kept');
+});

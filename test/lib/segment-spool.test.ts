@@ -44,3 +44,25 @@ t.test('coalesced syncs: concurrent requests share a sync that starts after they
   await sync.request();
   t.equal(syncs, before + 1, 'a later request gets its own sync');
 });
+
+t.test('sweep deletes old, unreferenced segments only, never the one being written', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mailroom-spool-sweep-'));
+  const spool = new SegmentSpool(dir, 1024);
+  t.teardown(async () => {
+    await spool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const refs = [];
+  for (let i = 0; i < 4; i++) refs.push(await spool.append(Buffer.alloc(800, i)));
+  const segments = [...new Set(refs.map((r) => r.segment))];
+  t.equal(segments.length, 4, 'one record per segment at this size');
+  const kept = segments[1]!;
+  const current = segments[3]!;
+  const later = Date.now() + 2 * 86_400_000;
+  const removed = await spool.sweep(async (segment) => segment === kept, 86_400_000, later);
+  t.same(removed.sort(), [segments[0], segments[2]].sort(), 'old and unreferenced: gone');
+  t.ok(readdirSync(dir).includes(kept), 'a referenced segment stays');
+  t.ok(readdirSync(dir).includes(current), 'the segment being written stays');
+  t.same(await spool.sweep(async () => false, 86_400_000, Date.now()), [], 'young segments stay');
+  t.ok((await spool.read(refs[1]!))?.equals(Buffer.alloc(800, 1)));
+});
