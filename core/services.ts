@@ -11,6 +11,8 @@ import { EventService } from './events/event.service.js';
 import { SuppressionService } from './suppressions/suppression.service.js';
 import { TemplateService } from './templates/template.service.js';
 import { EmailService } from './emails/email.service.js';
+import { EmailEvents } from './emails/email-events.js';
+import { DeliveryService } from './deliveries/delivery.service.js';
 import { DownloadLinks } from './emails/download-links.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
@@ -21,6 +23,7 @@ import { SecretBox } from '../lib/crypto/secret-box.js';
 import { AddressPolicy } from '../lib/net/address-policy.js';
 import { safeFetch } from '../lib/net/safe-fetch.js';
 import type { DnsLookup } from '../lib/dns/dns-resolver.js';
+import { egressPools } from '../lib/config/egress-pools.js';
 import { ReadinessService } from './health/readiness.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
@@ -48,13 +51,14 @@ export type Infrastructure = {
 export function createServices(infra: Infrastructure) {
   const { knex, clock, config, lookup } = infra;
   const events = new EventService({ knex, clock });
+  const emailEvents = new EmailEvents({ clock, events });
   // One group committer per process: concurrent requests share durable commits.
   const committer = new GroupCommitter(knex);
   const targets: RecordTargets = {
     mtaHostname: config.mta.hostname.toLowerCase(),
     inboundMxHost: config.inbound.mxHost.toLowerCase(),
     trackingHost: config.tracking.host.toLowerCase(),
-    regionIps: { 'us-east-1': config.mta.regions['us-east-1'].ips, 'eu-west-1': config.mta.regions['eu-west-1'].ips, 'sa-east-1': config.mta.regions['sa-east-1'].ips, 'ap-northeast-1': config.mta.regions['ap-northeast-1'].ips },
+    regionIps: Object.fromEntries(Object.entries(egressPools(config)).map(([region, pool]) => [region, pool.map((ip) => ip.address)])) as RecordTargets['regionIps'],
   };
   const domains = new DomainService({ knex, clock, lookup, targets, secrets: new SecretBox(infra.masterKey), events });
   const teams = new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' });
@@ -67,6 +71,8 @@ export function createServices(infra: Infrastructure) {
     safeFetch(url, { lookup, policy: fetchPolicy, timeoutMs: config.attachments.fetchTimeoutMs, maxBytes: config.attachments.fetchMaxBytes, ca });
   return {
     events,
+    emailEvents,
+    deliveries: new DeliveryService({ knex, clock, events, emailEvents, suppressions, maxQueueSeconds: config.mta.maxQueueSeconds }),
     domains,
     suppressions,
     templates,

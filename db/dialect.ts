@@ -6,6 +6,12 @@ import type { Dialect } from './connection.js';
  * Repositories use these helpers instead of branching on the dialect themselves.
  */
 
+/** The dialect of a knex instance, for the few queries that differ (row locking). */
+export function dialectOfKnex(knex: Knex): Dialect {
+  const client = (knex.client as { config?: { client?: unknown } }).config?.client;
+  return client === 'mysql2' || client === 'mysql' ? 'mysql' : 'sqlite';
+}
+
 /** SQLite hands timestamps back as epoch milliseconds, MySQL as Date objects. */
 export function readTimestamp(value: unknown): Date {
   if (value instanceof Date) return value;

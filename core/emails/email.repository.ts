@@ -19,6 +19,7 @@ const toEmail = (row: Row): Email => ({
   suppressedRecipients: readJson<string[]>(row.suppressed_recipients, []),
   subject: String(row.subject),
   tags: readJson<Record<string, string> | null>(row.tags, null),
+  headers: readJson<Record<string, string> | null>(row.headers, null),
   templateId: (row.template_id as string | null) ?? null,
   templateVersionId: (row.template_version_id as string | null) ?? null,
   topicId: (row.topic_id as string | null) ?? null,
@@ -63,6 +64,7 @@ export class EmailRepository {
       suppressed_recipients: writeJson(email.suppressedRecipients.length > 0 ? email.suppressedRecipients : null),
       subject: email.subject,
       tags: writeJson(email.tags),
+      headers: writeJson(email.headers),
       template_id: email.templateId,
       template_version_id: email.templateVersionId,
       topic_id: email.topicId,
@@ -106,6 +108,22 @@ export class EmailRepository {
   async findAttachment(id: string): Promise<EmailAttachment | undefined> {
     const row = (await this.knex('email_attachments').where({ id }).first()) as Row | undefined;
     return row ? toAttachment(row) : undefined;
+  }
+
+  /** Any team's email, for the MTA and tracking (callers that hold no team context). */
+  async findById(id: string): Promise<Email | undefined> {
+    const row = (await this.knex('emails').where({ id }).first()) as Row | undefined;
+    return row ? toEmail(row) : undefined;
+  }
+
+  /** Emails accepted for immediate delivery and not yet handed to the MTA, oldest first. */
+  async queuedForHandOver(limit: number): Promise<Email[]> {
+    return ((await this.knex('emails').where({ last_event: 'queued' }).orderBy('created_at').limit(limit)) as Row[]).map(toEmail);
+  }
+
+  /** queued -> sent, once: true only for the caller whose update moved the row. */
+  async markHandedOver(id: string, now: Date): Promise<boolean> {
+    return (await this.knex('emails').where({ id, last_event: 'queued' }).update({ last_event: 'sent', updated_at: now })) === 1;
   }
 
   async findInTeam(teamId: string, id: string): Promise<Email | undefined> {

@@ -20,7 +20,7 @@ import type { SendEmailInput } from './email.schemas.js';
 import type { Email, EmailAttachment, EmailBodies } from './email.types.js';
 
 type LoadedAttachment = { filename?: string; content: Buffer; contentType?: string; contentId?: string };
-type PreparedEmail = { email: Email; mime: Buffer; bodies: EmailBodies; headers: Record<string, string> | undefined; attachments: LoadedAttachment[] };
+type PreparedEmail = { email: Email; mime: Buffer; bodies: EmailBodies; attachments: LoadedAttachment[] };
 
 /** A spool record: [u32 length of the bodies JSON][bodies JSON][MIME]. */
 function encodeRecord(bodies: EmailBodies, mime: Buffer): Buffer {
@@ -35,6 +35,7 @@ function decodeRecord(record: Buffer): { bodies: EmailBodies; mime: Buffer } {
   return { bodies: JSON.parse(record.subarray(4, 4 + length).toString('utf8')) as EmailBodies, mime: record.subarray(4 + length) };
 }
 import { composeMime } from './mime.js';
+import { emailEventData } from './email-event-data.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
 import type { GroupCommitter } from '../../db/group-commit.js';
 import type { DownloadLinks } from './download-links.js';
@@ -150,6 +151,7 @@ export class EmailService {
       suppressedRecipients: suppressed,
       subject: content.subject,
       tags: input.tags ? Object.fromEntries(input.tags.map((tag) => [tag.name, tag.value])) : null,
+      headers: input.headers && Object.keys(input.headers).length > 0 ? input.headers : null,
       templateId: content.templateId,
       templateVersionId: content.templateVersionId,
       topicId: input.topic_id ?? null,
@@ -161,7 +163,7 @@ export class EmailService {
       createdAt: now,
       updatedAt: now,
     };
-    return { email, mime, bodies: { html: content.html, text: content.text }, headers: input.headers, attachments };
+    return { email, mime, bodies: { html: content.html, text: content.text }, attachments };
   }
 
   /**
@@ -195,12 +197,12 @@ export class EmailService {
     if (prepared.length === 0) return;
     await this.deps.committer.run(async (trx) => {
       await new EmailRepository(trx).insertAttachments(attachmentRows);
-      for (const { email, headers } of prepared) {
+      for (const { email } of prepared) {
         await new EmailRepository(trx).insert(email);
         for (const recipient of email.suppressedRecipients) {
-          await this.deps.events.record(email.teamId, 'email.suppressed', { ...eventData(email, headers, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
+          await this.deps.events.record(email.teamId, 'email.suppressed', { ...emailEventData(email, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
         }
-        if (email.lastEvent === 'scheduled') await this.deps.events.record(email.teamId, 'email.scheduled', eventData(email, headers), trx);
+        if (email.lastEvent === 'scheduled') await this.deps.events.record(email.teamId, 'email.scheduled', emailEventData(email), trx);
       }
     });
   }
@@ -220,7 +222,7 @@ export class EmailService {
     const now = this.deps.clock.now();
     const canceled = await this.deps.knex.transaction(async (trx) => {
       const changed = await new EmailRepository(trx).updateIfScheduled(email.id, { lastEvent: 'canceled', updatedAt: now });
-      if (changed) await this.deps.events.record(teamId, 'email.canceled', eventData(email, undefined), trx);
+      if (changed) await this.deps.events.record(teamId, 'email.canceled', emailEventData(email), trx);
       return changed;
     });
     if (!canceled) throw new ResourceLockedError(`This email is ${email.lastEvent}: only a scheduled email can be canceled`);
@@ -341,18 +343,4 @@ export class EmailService {
       if ((await this.repository.countSince(team.id, monthStart)) + count > included) throw new MonthlyQuotaExceededError(`The monthly quota of ${included} emails is used up`);
     }
   }
-}
-
-/** The envelope of email.* events: who, what, when, with tags and headers when present. */
-function eventData(email: Email, headers: Record<string, string> | undefined, to: string[] = email.to): Record<string, unknown> {
-  return {
-    email_id: email.id,
-    from: email.fromHeader,
-    to,
-    subject: email.subject,
-    message_id: email.messageId,
-    created_at: email.createdAt.toISOString(),
-    ...(email.tags ? { tags: email.tags } : {}),
-    ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
-  };
 }

@@ -14,6 +14,8 @@ export type Email = {
   suppressedRecipients: string[];
   subject: string;
   tags: Record<string, string> | null;
+  /** Custom headers of the send, repeated in every email.* event. */
+  headers: Record<string, string> | null;
   templateId: string | null;
   templateVersionId: string | null;
   topicId: string | null;

@@ -14,6 +14,10 @@ import { createTemplates } from './20261122-0012-create-templates.js';
 import { createTemplateVersions } from './20261122-0013-create-template-versions.js';
 import { createEmails } from './20261122-0014-create-emails.js';
 import { createEmailAttachments } from './20261122-0015-create-email-attachments.js';
+import { addEmailHeaders } from './20261123-0016-add-email-headers.js';
+import { createDeliveries } from './20261123-0017-create-deliveries.js';
+import { createDeliveryAttempts } from './20261123-0018-create-delivery-attempts.js';
+import { createEgressBlocks } from './20261123-0019-create-egress-blocks.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -32,4 +36,8 @@ export const migrations: Migration[] = [
   createTemplateVersions,
   createEmails,
   createEmailAttachments,
+  addEmailHeaders,
+  createDeliveries,
+  createDeliveryAttempts,
+  createEgressBlocks,
 ];

@@ -5,6 +5,10 @@ import { z } from 'zod';
  * Sources, later winning: these defaults, the JSON config file, MAILROOM_* environment variables
  * (see ENV_OVERRIDES). `mailroom config print` shows the result with secrets masked.
  */
+/** One egress address of a region's IP pool. */
+const egressAddress = z.union([z.string().min(1), z.object({ address: z.string().min(1), helo: z.string().min(1).optional(), weight: z.number().int().min(1).max(100).default(1) }).strict()]);
+const regionPool = z.object({ ips: z.array(egressAddress).min(1).default(['127.0.0.1']) }).strict().prefault({});
+
 export const configSchema = z
   .object({
     /** development relaxes the master-key rule and logs prettier; production is strict. */
@@ -56,18 +60,52 @@ export const configSchema = z
         /** The MTA's own host name: HELO name, and the bounce (return-path) MX target. */
         hostname: z.string().min(1).default('mail.mailroom.localhost'),
         /**
-         * Egress addresses of each sending region's IP pool. SPF records published for a domain
-         * list every address of its region.
+         * Egress addresses of each sending region's IP pool: a plain address (HELO is
+         * `hostname`, weight 1) or { address, helo, weight }. SPF records published for a domain
+         * list every address of its region; a message leaves from one picked by a stable hash.
          */
         regions: z
           .object({
-            'us-east-1': z.object({ ips: z.array(z.string()).default(['127.0.0.1']) }).strict().prefault({}),
-            'eu-west-1': z.object({ ips: z.array(z.string()).default(['127.0.0.1']) }).strict().prefault({}),
-            'sa-east-1': z.object({ ips: z.array(z.string()).default(['127.0.0.1']) }).strict().prefault({}),
-            'ap-northeast-1': z.object({ ips: z.array(z.string()).default(['127.0.0.1']) }).strict().prefault({}),
+            'us-east-1': regionPool,
+            'eu-west-1': regionPool,
+            'sa-east-1': regionPool,
+            'ap-northeast-1': regionPool,
           })
           .strict()
           .prefault({}),
+        /** Egress addresses taken out of every pool by the operator (the pool keeps sending). */
+        disabledIps: z.array(z.string().min(1)).default([]),
+        /** Port of the recipients' mail servers: 25; tests point it at their sinks. */
+        port: z.number().int().min(1).max(65535).default(25),
+        /** Deliveries one mta process works on at once. */
+        concurrency: z.number().int().min(1).max(1000).default(50),
+        /** Connections at once to one destination domain, per mta process. */
+        perDestinationConcurrency: z.number().int().min(1).max(100).default(5),
+        /** A claimed delivery whose worker died is taken back after this long. */
+        leaseMs: z.number().int().min(1000).default(5 * 60_000),
+        /** How often an idle worker looks for work (new mail also wakes it at once in-process). */
+        pollMs: z.number().int().min(10).max(60_000).default(1000),
+        /**
+         * Delays before each retry of a temporary failure, in seconds; the last repeats. A
+         * message still undelivered after maxQueueSeconds bounces.
+         */
+        retrySchedule: z.array(z.number().min(0)).min(1).default([60, 300, 900, 1800, 3600, 7200, 14400, 28800]),
+        maxQueueSeconds: z.number().int().min(1).default(3 * 24 * 3600),
+        /** Timeouts of the SMTP conversation, in milliseconds. */
+        connectTimeoutMs: z.number().int().min(100).default(30_000),
+        greetingTimeoutMs: z.number().int().min(100).default(30_000),
+        socketTimeoutMs: z.number().int().min(100).default(120_000),
+        /** With a domain's tls = enforced: also verify the server's certificate (against caFile or the system CAs). */
+        verifyEnforcedTls: z.boolean().default(true),
+        /** PEM file of extra CAs trusted for enforced TLS (a private relay; tests). */
+        tlsCaFile: z.string().min(1).optional(),
+        /** SMTP transcripts of attempts: bytes kept per attempt, and days kept. */
+        transcriptMaxBytes: z.number().int().min(256).default(16 * 1024),
+        transcriptRetentionDays: z.number().int().min(1).default(14),
+        /** Rejections that look like blocklisting, from one destination, before an address is rested there. */
+        blockThreshold: z.number().int().min(1).default(3),
+        /** How long an address rests from a destination that blocklisted it. */
+        blockRestSeconds: z.number().int().min(60).default(6 * 3600),
       })
       .strict()
       .prefault({}),
@@ -143,6 +181,10 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_TRUST_PROXY: { key: 'api.trustProxy', type: 'boolean' },
   MAILROOM_RATE_LIMIT_PER_SECOND: { key: 'api.rateLimitPerSecond', type: 'number' },
   MAILROOM_MTA_HOSTNAME: { key: 'mta.hostname', type: 'string' },
+  MAILROOM_MTA_PORT: { key: 'mta.port', type: 'number' },
+  MAILROOM_MTA_CONCURRENCY: { key: 'mta.concurrency', type: 'number' },
+  MAILROOM_MTA_DISABLED_IPS: { key: 'mta.disabledIps', type: 'list' },
+  MAILROOM_MTA_MAX_QUEUE_SECONDS: { key: 'mta.maxQueueSeconds', type: 'number' },
   MAILROOM_INBOUND_MX_HOST: { key: 'inbound.mxHost', type: 'string' },
   MAILROOM_TRACKING_HOST: { key: 'tracking.host', type: 'string' },
   MAILROOM_DNS_SERVERS: { key: 'dns.servers', type: 'list' },

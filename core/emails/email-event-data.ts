@@ -1,0 +1,19 @@
+import type { Email } from './email.types.js';
+
+/**
+ * The `data` every email.* event carries (spec: Events): who, what, when, with tags and headers
+ * when the email had them. Per-recipient events (delivery, bounce, complaint) pass the
+ * recipients they are about as `to`.
+ */
+export function emailEventData(email: Email, to: string[] = email.to): Record<string, unknown> {
+  return {
+    email_id: email.id,
+    from: email.fromHeader,
+    to,
+    subject: email.subject,
+    message_id: email.messageId,
+    created_at: email.createdAt.toISOString(),
+    ...(email.tags ? { tags: email.tags } : {}),
+    ...(email.headers ? { headers: email.headers } : {}),
+  };
+}
