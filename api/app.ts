@@ -7,6 +7,7 @@ import type { Logger } from '../lib/logger.js';
 import { relativePath, runPipeline, type RequestState } from './pipeline.js';
 import type { RouteDef, RouteResult } from './route.js';
 import { Router } from './router.js';
+import { trackingMiddleware } from './tracking/tracking.middleware.js';
 
 export type AppOptions = {
   services: Services;
@@ -27,6 +28,8 @@ export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: options.trustProxy });
   app.silent = true;
 
+  // Tracking hosts (open pixel, click redirects) are answered before, and outside, the API.
+  app.use(trackingMiddleware({ tracking: options.services.tracking, logger: options.logger }));
   app.use(async (ctx) => {
     const started = performance.now();
     const startedAt = options.clock.now();
