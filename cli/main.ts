@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { VERSION } from '../lib/version.js';
 import { registerAdminCommands } from './commands/admin.command.js';
+import { registerIpCommands } from './commands/ip.command.js';
+import { registerQueueCommands } from './commands/queue.command.js';
 import { registerServeCommands } from './commands/serve.command.js';
 import { registerTeamCommands } from './commands/team.command.js';
 import { reportFailure } from './output.js';
@@ -9,6 +11,8 @@ const program = new Command('mailroom').version(VERSION).description('Mailroom, 
 registerServeCommands(program);
 registerAdminCommands(program);
 registerTeamCommands(program);
+registerQueueCommands(program);
+registerIpCommands(program);
 
 try {
   await program.parseAsync(process.argv);

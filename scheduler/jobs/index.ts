@@ -1,5 +1,6 @@
 import type { Job } from '../job.js';
 import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
+import { purgeDeliveriesJob } from './purge-deliveries.job.js';
 import { purgeEmailsJob } from './purge-emails.job.js';
 import { purgeEventsJob } from './purge-events.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
@@ -7,4 +8,4 @@ import { purgeRequestLogsJob } from './purge-request-logs.job.js';
 import { verifyDomainsJob } from './verify-domains.job.js';
 
 /** The one list of scheduled jobs. */
-export const jobs: Job[] = [dispatchScheduledJob, purgeRequestLogsJob, purgeIdempotencyKeysJob, purgeEventsJob, purgeEmailsJob, verifyDomainsJob];
+export const jobs: Job[] = [dispatchScheduledJob, purgeRequestLogsJob, purgeIdempotencyKeysJob, purgeEventsJob, purgeEmailsJob, purgeDeliveriesJob, verifyDomainsJob];

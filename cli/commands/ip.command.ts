@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { ALL_DESTINATIONS } from '../../core/deliveries/egress-block.repository.js';
+import { QueueInspection, type EgressBlockView } from '../../core/deliveries/queue-inspection.js';
+import type { Runtime } from '../../core/runtime.js';
+import type { Config } from '../../lib/config/config.schema.js';
+import { egressPools, REGIONS, type EgressAddress, type EgressRegion } from '../../lib/config/egress-pools.js';
+import { ValidationError } from '../../lib/errors.js';
+import { formatDuration } from '../format-duration.js';
+import { printJson } from '../output.js';
+import { withRuntime } from './admin.command.js';
+import { isDomainName } from './queue.command.js';
+
+type PooledAddress = EgressAddress & { region: EgressRegion };
+
+function pooledAddresses(config: Config): PooledAddress[] {
+  const pools = egressPools(config);
+  return REGIONS.flatMap((region) => pools[region].map((entry) => ({ ...entry, region })));
+}
+
+/**
+ * The configured spelling of `address`, or a refusal: a block on an address no pool uses would
+ * change nothing, and is most likely a typo of one that should have been taken out.
+ */
+function requirePooled(config: Config, address: string): { address: string; regions: EgressRegion[] } {
+  const wanted = address.trim().toLowerCase();
+  const matches = pooledAddresses(config).filter((entry) => entry.address.toLowerCase() === wanted);
+  if (matches.length === 0) {
+    const known = [...new Set(pooledAddresses(config).map((entry) => entry.address))].join(', ');
+    throw new ValidationError(`${address} is in no IP pool (configured egress addresses: ${known}); see mta.regions in the configuration`);
+  }
+  return { address: matches[0]!.address, regions: matches.map((entry) => entry.region) };
+}
+
+/** `mailroom ip list`: every pool address, whether it is in use, and where it rests. */
+async function printAddresses(runtime: Runtime): Promise<void> {
+  const now = runtime.clock.now();
+  const blocks = await new QueueInspection(runtime.db.knex).activeBlocks(now);
+  const configDisabled = new Set(runtime.config.mta.disabledIps.map((ip) => ip.toLowerCase()));
+  const blocksOf = (address: string) => blocks.filter((b) => b.egressIp.toLowerCase() === address.toLowerCase());
+  const rest = (b: EgressBlockView) => ({
+    destination: b.destination,
+    strikes: b.strikes,
+    until: b.blockedUntil.toISOString(),
+    remaining: formatDuration((b.blockedUntil.getTime() - now.getTime()) / 1000),
+    reason: b.reason,
+  });
+  const addresses = pooledAddresses(runtime.config).map((entry) => {
+    const own = blocksOf(entry.address);
+    const operator = own.find((b) => b.destination === ALL_DESTINATIONS);
+    const disabledInConfig = configDisabled.has(entry.address.toLowerCase());
+    return {
+      region: entry.region,
+      address: entry.address,
+      helo: entry.helo,
+      weight: entry.weight,
+      in_use: !disabledInConfig && !operator,
+      disabled_in_config: disabledInConfig,
+      disabled_by_operator: operator ? { reason: operator.reason, since: operator.since.toISOString() } : null,
+      rests: own.filter((b) => b.destination !== ALL_DESTINATIONS).map(rest),
+    };
+  });
+  printJson({ addresses });
+}
+
+async function disable(runtime: Runtime, input: string, reason: string): Promise<void> {
+  const { address, regions } = requirePooled(runtime.config, input);
+  await runtime.services.deliveries.blocks.disable(address, reason, runtime.clock.now());
+  printJson({ address, regions, disabled: true, reason });
+}
+
+async function enable(runtime: Runtime, input: string, destination: string | undefined): Promise<void> {
+  const { address, regions } = requirePooled(runtime.config, input);
+  const cleared = await runtime.services.deliveries.blocks.clear(address, destination ?? ALL_DESTINATIONS);
+  const disabledInConfig = runtime.config.mta.disabledIps.some((ip) => ip.toLowerCase() === address.toLowerCase());
+  printJson({
+    address,
+    regions,
+    destination: destination ?? null,
+    cleared,
+    // The configuration's list is not the operator's switch: say so rather than seem to enable it.
+    ...(disabledInConfig ? { still_disabled_in_config: true } : {}),
+  });
+}
+
+export function registerIpCommands(program: Command): void {
+  const ip = program.command('ip').description('egress addresses of the IP pools');
+  ip.command('list')
+    .description('every pool address per region: HELO, weight, disabled (configuration or operator), rests per destination')
+    .action(() => withRuntime(printAddresses));
+  ip.command('disable <address>')
+    .description('take an address out of every pool on every node (the rest of its pool keeps sending) until enabled')
+    .option('--reason <text>', 'why, shown by ip list', 'disabled by the operator')
+    .action((address: string, o: { reason: string }) => withRuntime((runtime) => disable(runtime, address, o.reason)));
+  ip.command('enable <address>')
+    .description("undo the operator's disable; with --destination, end the address's rest from that destination instead")
+    .option('--destination <name>', 'a recipient domain the address rests from')
+    .action((address: string, o: { destination?: string }) => {
+      if (o.destination !== undefined && !isDomainName(o.destination)) throw new ValidationError(`--destination must be a domain name such as gmail.com, not "${o.destination}"`);
+      return withRuntime((runtime) => enable(runtime, address, o.destination?.toLowerCase()));
+    });
+}

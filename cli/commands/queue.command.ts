@@ -1,0 +1,164 @@
+import type { Command } from 'commander';
+import type { DeliveryService } from '../../core/deliveries/delivery.service.js';
+import { DELIVERY_STATES, type Delivery, type QueueFilter } from '../../core/deliveries/delivery.types.js';
+import { ALL_DESTINATIONS } from '../../core/deliveries/egress-block.repository.js';
+import { QueueInspection, type AttemptView, type EgressBlockView } from '../../core/deliveries/queue-inspection.js';
+import type { Runtime } from '../../core/runtime.js';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { isUuid } from '../../lib/ids.js';
+import { formatDuration } from '../format-duration.js';
+import { printJson } from '../output.js';
+import { withRuntime } from './admin.command.js';
+
+type FilterOptions = { email?: string; domain?: string; team?: string };
+
+const DOMAIN_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+/** The purge preview counts at most this many: enough to tell a slip from the intended scope. */
+const PREVIEW_LIMIT = 10_000;
+
+export const isDomainName = (value: string) => DOMAIN_NAME.test(value);
+
+/**
+ * The filter of a command that changes deliveries. A mistyped value must not widen the scope,
+ * so each given value is checked and at least one is required (no command acts on everything).
+ */
+export function parseQueueFilter(options: FilterOptions): QueueFilter {
+  const filter: QueueFilter = {};
+  if (options.email !== undefined) {
+    if (!isUuid(options.email)) throw new ValidationError(`--email must be an email id (a UUID), not "${options.email}"`);
+    filter.emailId = options.email.toLowerCase();
+  }
+  if (options.team !== undefined) {
+    if (!isUuid(options.team)) throw new ValidationError(`--team must be a team id (a UUID), not "${options.team}"`);
+    filter.teamId = options.team.toLowerCase();
+  }
+  if (options.domain !== undefined) {
+    if (!isDomainName(options.domain)) throw new ValidationError(`--domain must be a recipient domain name such as example.com, not "${options.domain}"`);
+    filter.recipientDomain = options.domain.toLowerCase();
+  }
+  if (Object.keys(filter).length === 0) throw new ValidationError('Say which deliveries: --email ID, --domain NAME (recipient domain) or --team ID (at least one; several narrow the match)');
+  return filter;
+}
+
+const withFilterOptions = (command: Command) =>
+  command.option('--email <id>', 'deliveries of this email').option('--domain <name>', 'deliveries to this recipient domain').option('--team <id>', "deliveries of this team's mail");
+
+/** The filter as the flags that give it, for output and messages. */
+const filterView = (filter: QueueFilter) => ({ email: filter.emailId, domain: filter.recipientDomain, team: filter.teamId });
+const describeFilter = (filter: QueueFilter) =>
+  Object.entries(filterView(filter))
+    .filter(([, value]) => value !== undefined)
+    .map(([flag, value]) => `--${flag} ${value}`)
+    .join(' ');
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+const ageSeconds = (now: Date, since: Date) => Math.max(0, Math.floor((now.getTime() - since.getTime()) / 1000));
+
+function blockView(block: EgressBlockView) {
+  return { address: block.egressIp, destination: block.destination, strikes: block.strikes, until: iso(block.blockedUntil), since: iso(block.since), reason: block.reason };
+}
+
+/** `mailroom queue status`: what is waiting where, for how long, and which addresses are out. */
+async function printStatus(runtime: Runtime): Promise<void> {
+  const now = runtime.clock.now();
+  const { byState, byDestination } = await runtime.services.deliveries.summary();
+  const blocks = await new QueueInspection(runtime.db.knex).activeBlocks(now);
+  printJson({
+    states: Object.fromEntries(DELIVERY_STATES.map((state) => [state, byState[state] ?? 0])),
+    destinations: byDestination.map((d) => ({
+      domain: d.domain,
+      state: d.state,
+      count: d.count,
+      oldest: formatDuration(ageSeconds(now, d.oldest)),
+      oldest_seconds: ageSeconds(now, d.oldest),
+    })),
+    egress: {
+      disabled_in_config: runtime.config.mta.disabledIps,
+      disabled: blocks.filter((b) => b.destination === ALL_DESTINATIONS).map(blockView),
+      resting: blocks.filter((b) => b.destination !== ALL_DESTINATIONS).map(blockView),
+    },
+  });
+}
+
+/** When a delivery will next be tried: its due time while waiting, its lease end while sending. */
+function nextAttempt(delivery: Delivery): string | null {
+  if (delivery.state === 'queued' || delivery.state === 'deferred') return iso(delivery.nextAttemptAt);
+  if (delivery.state === 'sending') return iso(delivery.leaseUntil);
+  return null;
+}
+
+function attemptView(attempt: AttemptView) {
+  const view = { at: iso(attempt.at), outcome: attempt.outcome, egress_ip: attempt.egressIp, mx_host: attempt.mxHost, reply: attempt.reply, duration_ms: attempt.durationMs };
+  return attempt.transcript === undefined ? view : { ...view, transcript: attempt.transcript };
+}
+
+/** `mailroom queue show --email ID`: every delivery of one email and every attempt of each. */
+async function printEmail(runtime: Runtime, emailId: string, transcripts: boolean): Promise<void> {
+  const { deliveries } = runtime.services;
+  const email = await deliveries.email(emailId);
+  const rows = await deliveries.repository.ofEmail(emailId);
+  if (!email && rows.length === 0) throw new NotFoundError(`No email ${emailId} (and no deliveries of it)`);
+  const inspection = new QueueInspection(runtime.db.knex);
+  const out = [];
+  for (const d of rows) {
+    out.push({
+      id: d.id,
+      recipient: d.recipient,
+      state: d.state,
+      lane: d.lane,
+      attempts: d.attempts,
+      next_attempt_at: nextAttempt(d),
+      expires_at: iso(d.expiresAt),
+      last_reply: d.lastReply,
+      egress_ip: d.egressIp,
+      attempt_log: (await inspection.attempts(d.id, transcripts)).map(attemptView),
+    });
+  }
+  const emailView = email && { id: email.id, team_id: email.teamId, from: email.fromAddress, subject: email.subject, last_event: email.lastEvent, created_at: iso(email.createdAt) };
+  printJson({ email: emailView ?? null, deliveries: out });
+}
+
+const ACTIONS: Array<{ name: string; description: string; run: (service: DeliveryService, filter: QueueFilter) => Promise<number> }> = [
+  { name: 'hold', description: 'hold waiting (queued, deferred) deliveries: no worker takes them until released', run: (s, f) => s.hold(f) },
+  { name: 'release', description: 'put held deliveries back in the queue, due now', run: (s, f) => s.release(f) },
+  { name: 'retry', description: 'make queued and deferred deliveries due now (held ones need release)', run: (s, f) => s.retryNow(f) },
+];
+
+/** Purge cannot be undone: without --yes it only says what it would remove, and fails. */
+async function purge(runtime: Runtime, filter: QueueFilter, yes: boolean): Promise<void> {
+  const { deliveries } = runtime.services;
+  if (!yes) {
+    const matching = await deliveries.repository.waiting(filter, PREVIEW_LIMIT);
+    const count = matching.length === PREVIEW_LIMIT ? `${PREVIEW_LIMIT} or more` : String(matching.length);
+    throw new ValidationError(`purge would remove ${count} waiting (queued, deferred, held) deliveries matching ${describeFilter(filter)} and record email.failed for each; nothing was changed. Run it again with --yes to purge.`);
+  }
+  printJson({ action: 'purge', filter: filterView(filter), affected: await deliveries.purge(filter) });
+}
+
+export function registerQueueCommands(program: Command): void {
+  const queue = program.command('queue').description('the outbound delivery queue');
+  queue
+    .command('status', { isDefault: true })
+    .description('deliveries by state and by destination with the age of the oldest; egress addresses out of use')
+    .action(() => withRuntime(printStatus));
+  queue
+    .command('show')
+    .description("one email's deliveries and their attempts")
+    .requiredOption('--email <id>', 'the email id')
+    .option('--transcripts', 'include the SMTP transcript of each attempt')
+    .action((o: { email: string; transcripts?: boolean }) =>
+      withRuntime((runtime) => printEmail(runtime, parseQueueFilter({ email: o.email }).emailId!, Boolean(o.transcripts))),
+    );
+  for (const action of ACTIONS) {
+    withFilterOptions(queue.command(action.name).description(action.description)).action((o: FilterOptions) => {
+      const filter = parseQueueFilter(o);
+      return withRuntime(async ({ services }) => printJson({ action: action.name, filter: filterView(filter), affected: await action.run(services.deliveries, filter) }));
+    });
+  }
+  withFilterOptions(queue.command('purge').description('remove waiting deliveries for good, recording email.failed for each (needs --yes)'))
+    .option('--yes', 'really purge (without it, only says what would be removed)')
+    .action((o: FilterOptions & { yes?: boolean }) => {
+      const filter = parseQueueFilter(o);
+      return withRuntime((runtime) => purge(runtime, filter, Boolean(o.yes)));
+    });
+}
