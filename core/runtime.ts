@@ -12,7 +12,7 @@ import { createKeyValueStore } from '../lib/kv/create-kv.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { VERSION } from '../lib/version.js';
-import { createDnsLookup } from '../lib/dns/dns-resolver.js';
+import { createDnsLookup, type DnsLookup } from '../lib/dns/dns-resolver.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -26,6 +26,8 @@ export type Runtime = {
   blobs: FileBlobStore;
   clock: Clock;
   services: Services;
+  /** The configured DNS resolver (domain verification, MX look-ups). */
+  lookup: DnsLookup;
   /** Set by the API server once it listens (the port may be 0). */
   publicUrl: { value: string };
   close(): Promise<void>;
@@ -93,6 +95,7 @@ export async function createRuntime(config: Config, options: { migrate?: boolean
     blobs,
     clock,
     services,
+    lookup,
     publicUrl,
     async close() {
       await spool.close();

@@ -4,8 +4,9 @@ import { assertStartable, createRuntime } from '../../core/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { Shutdown } from '../../lib/shutdown.js';
 import { startScheduler } from '../../scheduler/scheduler.js';
+import { startDeliveryWorker } from '../../mta/queue/delivery-worker.js';
 
-type Part = 'api' | 'scheduler';
+type Part = 'api' | 'scheduler' | 'mta';
 
 /** Starts the named processes in this one process and keeps running until a signal. */
 async function serve(parts: Part[]): Promise<void> {
@@ -18,6 +19,10 @@ async function serve(parts: Part[]): Promise<void> {
     const scheduler = startScheduler(runtime);
     shutdown.add('scheduler', () => scheduler.stop());
   }
+  if (parts.includes('mta')) {
+    const worker = startDeliveryWorker(runtime);
+    shutdown.add('mta', () => worker.stop());
+  }
   if (parts.includes('api')) {
     const api = await startApiServer(runtime);
     shutdown.add('api', () => api.close());
@@ -28,8 +33,9 @@ async function serve(parts: Part[]): Promise<void> {
 export function registerServeCommands(program: Command): void {
   program
     .command('start')
-    .description('run the appliance on one node: API and scheduler (the MTA and inbound MX join as they are built)')
-    .action(() => serve(['api', 'scheduler']));
+    .description('run the appliance on one node: API, scheduler and MTA (the inbound MX joins when it is built)')
+    .action(() => serve(['api', 'scheduler', 'mta']));
   program.command('api').description('run the REST API alone').action(() => serve(['api']));
   program.command('scheduler').description('run the scheduler alone').action(() => serve(['scheduler']));
+  program.command('mta').description('run the outbound MTA (delivery workers) alone').action(() => serve(['mta']));
 }

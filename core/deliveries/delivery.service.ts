@@ -10,6 +10,7 @@ import type { Email } from '../emails/email.types.js';
 import type { EventService } from '../events/event.service.js';
 import type { SuppressionService } from '../suppressions/suppression.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
+import { EgressBlockRepository } from './egress-block.repository.js';
 import type { AttemptRecord, BounceDetails, Delivery, Lane, QueueFilter } from './delivery.types.js';
 
 export type DeliveryServiceDeps = {
@@ -33,11 +34,13 @@ const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1
  */
 export class DeliveryService {
   readonly repository: DeliveryRepository;
+  readonly blocks: EgressBlockRepository;
   private readonly emails: EmailRepository;
 
   constructor(private readonly deps: DeliveryServiceDeps) {
     this.repository = new DeliveryRepository(deps.knex);
     this.emails = new EmailRepository(deps.knex);
+    this.blocks = new EgressBlockRepository(deps.knex);
   }
 
   /**
@@ -133,6 +136,30 @@ export class DeliveryService {
     return settled;
   }
 
+  /** The recipient's server accepted and the recipient then complained (the simulator's complained@). */
+  async complained(email: Email, group: Delivery[], attempt: AttemptRecord): Promise<Delivery[]> {
+    return this.settle(group, attempt, 'delivered', { state: 'delivered' }, async (trx, settled) => {
+      const recipients = settled.map((d) => d.recipient);
+      await this.deps.emailEvents.record(trx, email, 'email.delivered', {}, recipients);
+      await this.deps.emailEvents.record(trx, email, 'email.complained', {}, recipients);
+    });
+  }
+
+  /** Not sent because the recipient is suppressed (the simulator's suppressed@). */
+  async suppressed(email: Email, group: Delivery[], attempt: AttemptRecord, message: string): Promise<Delivery[]> {
+    return this.settle(group, attempt, 'bounced', { state: 'suppressed' }, async (trx, settled) => {
+      const recipients = settled.map((d) => d.recipient);
+      await this.deps.emailEvents.record(trx, email, 'email.suppressed', { suppressed: { reason: 'suppressed', type: 'suppression_list', message, diagnosticCode: [] } }, recipients);
+    });
+  }
+
+  /** The email cannot be sent at all (its domain or stored message is gone): email.failed. */
+  async failed(email: Email, group: Delivery[], attempt: AttemptRecord, reason: string): Promise<Delivery[]> {
+    return this.settle(group, attempt, 'bounced', { state: 'failed' }, async (trx, settled) => {
+      await this.deps.emailEvents.record(trx, email, 'email.failed', { failed: { reason } }, settled.map((d) => d.recipient));
+    });
+  }
+
   private async settle(
     group: Delivery[],
     attempt: AttemptRecord,
@@ -153,6 +180,16 @@ export class DeliveryService {
       if (settled.length > 0) await announce(trx, settled);
       return settled;
     });
+  }
+
+  /** A blocklisting-style rejection of `egressIp` by `destination` (see EgressBlockRepository). */
+  async strikeEgress(egressIp: string, destination: string, reply: string, threshold: number, restSeconds: number): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.blocks.strike(egressIp, destination, reply, threshold, new Date(now.getTime() + restSeconds * 1000), now);
+  }
+
+  restingEgress(destination: string): Promise<Set<string>> {
+    return this.blocks.resting(destination, this.deps.clock.now());
   }
 
   /** Operator commands (`mailroom queue`). */

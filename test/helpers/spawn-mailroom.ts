@@ -2,16 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 /**
- * Starts `mailroom <command>` as a real process and resolves with its URL once it logs
- * "API listening". The caller owns the child (kill it in teardown).
+ * Starts `mailroom <command>` as a real process and resolves once it logs `readyMessage`
+ * ("API listening": with its URL). The caller owns the child (kill it in teardown).
  */
-export function spawnMailroom(command: 'api' | 'start', env: NodeJS.ProcessEnv): { child: ChildProcess; ready: Promise<string> } {
+export function spawnMailroom(command: 'api' | 'start' | 'mta', env: NodeJS.ProcessEnv, readyMessage = 'API listening'): { child: ChildProcess; ready: Promise<string> } {
   const child = spawn(process.execPath, ['bin/mailroom.js', command], { env: { MAILROOM_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'API listening' && entry.url) resolve(entry.url);
+        if (entry.msg === readyMessage) resolve(entry.url ?? '');
       } catch {
         // not a log line
       }

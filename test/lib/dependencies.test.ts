@@ -8,7 +8,8 @@ function findPackages(dir: string, name: string, found: string[] = []): string[]
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const path = join(dir, entry.name);
-    if (entry.name.startsWith('@')) findPackages(path, name, found);
+    // @types/nodemailer is type declarations only (no code that reads files): not a copy.
+    if (entry.name.startsWith('@') && entry.name !== '@types') findPackages(path, name, found);
     else if (entry.name === name && existsSync(join(path, 'package.json'))) found.push(path);
     const nested = join(path, 'node_modules');
     if (existsSync(nested)) findPackages(nested, name, found);

@@ -1,0 +1,17 @@
+import type { Delivery } from '../../core/deliveries/delivery.types.js';
+import type { Domain } from '../../core/domains/domain.types.js';
+import type { Email } from '../../core/emails/email.types.js';
+import type { EgressAddress } from '../../lib/config/egress-pools.js';
+import type { PreparedMessage } from './message-preparer.js';
+
+/** The recipients of one email at one destination domain: one SMTP transaction. */
+export type DeliveryBatch = {
+  email: Email;
+  domain: Domain;
+  deliveries: Delivery[];
+  message: PreparedMessage;
+  egress: EgressAddress;
+};
+
+/** What the worker does with a batch's outcome: settle rows, record events (see outcome-recorder). */
+export type AttemptContext = { egressIp: string | null; mxHost: string | null; transcript: string; startedAt: number };

@@ -1,0 +1,106 @@
+import type { Delivery } from '../../core/deliveries/delivery.types.js';
+import type { Config } from '../../lib/config/config.schema.js';
+import type { DnsLookup } from '../../lib/dns/dns-resolver.js';
+import type { AttemptContext, DeliveryBatch } from './delivery-batch.js';
+import { resolveRoute, type MxHost } from './mx-resolver.js';
+import type { OutcomeRecorder } from './outcome-recorder.js';
+import { SmtpSession, type SendResult } from './smtp-session.js';
+
+const replyText = (reply: { code: number; text: string }) => reply.text || String(reply.code);
+
+/**
+ * Delivers batches bound for one destination domain from one egress address, reusing one
+ * connection for all of them. MX hosts are tried in preference order: a host that cannot be
+ * reached or refuses the connection passes the remaining batches to the next one; a reply to a
+ * message (accept, refuse) is final for that attempt.
+ */
+export class DestinationDelivery {
+  constructor(private readonly deps: { config: Config; lookup: DnsLookup; outcomes: OutcomeRecorder; ca?: string }) {}
+
+  async run(destination: string, batches: DeliveryBatch[]): Promise<void> {
+    const startedAt = Date.now();
+    const egress = batches[0]!.egress;
+    const route = await resolveRoute(destination, this.deps.lookup, egress.address.includes(':') ? 6 : 4);
+    const context: AttemptContext = { egressIp: egress.address, mxHost: null, transcript: '', startedAt };
+    if (route.kind === 'temporary') return this.each(batches, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: route.detail }, route.detail));
+    if (route.kind === 'null-mx') {
+      const message = `${destination} publishes a null MX (RFC 7505): it accepts no mail`;
+      return this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: message }, message, true));
+    }
+    if (route.kind === 'no-host') return this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: route.detail }, route.detail, true));
+
+    let pending = batches;
+    const targets = route.hosts.flatMap((host) => host.addresses.map((address) => ({ host, address })));
+    let lastFailure = 'no MX host could be reached';
+    let failureTranscript = '';
+    for (const target of targets) {
+      const opened = await SmtpSession.open(this.sessionOptions(target.host, target.address, pending[0]!));
+      if ('error' in opened) {
+        lastFailure = describe(opened.error);
+        failureTranscript += `${failureTranscript ? '\n' : ''}* ${target.host.exchange} [${target.address}]: ${lastFailure}`;
+        continue;
+      }
+      pending = await this.sendAll(opened.session, target.host, pending, startedAt);
+      if (pending.length === 0) return;
+    }
+    await this.each(pending, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure));
+  }
+
+  /** Sends batches over one session; returns those left when the connection broke before them. */
+  private async sendAll(session: SmtpSession, host: MxHost, batches: DeliveryBatch[], startedAt: number): Promise<DeliveryBatch[]> {
+    try {
+      for (let i = 0; i < batches.length; i++) {
+        const batch = batches[i]!;
+        if (!session.usable) return batches.slice(i);
+        const mark = i === 0 ? 0 : session.transcript.mark();
+        const batchStarted = i === 0 ? startedAt : Date.now();
+        const result = await session.send({ from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) }, batch.message.bytes);
+        const context: AttemptContext = { egressIp: batch.egress.address, mxHost: host.exchange, transcript: session.transcript.since(mark), startedAt: batchStarted };
+        await this.settle(batch, result, context);
+        if (result.kind !== 'sent' && session.usable) await session.reset();
+      }
+      return [];
+    } finally {
+      session.close();
+    }
+  }
+
+  private async settle(batch: DeliveryBatch, result: SendResult, context: AttemptContext): Promise<void> {
+    const { outcomes } = this.deps;
+    if (result.kind === 'broken') return outcomes.broken(batch, batch.deliveries, context, `${result.stage}: ${result.error}`);
+    if (result.kind === 'refused') return outcomes.replied(batch, batch.deliveries, context, replyText(result.reply));
+    const byRecipient = new Map(batch.deliveries.map((d) => [d.recipient.toLowerCase(), d]));
+    const accepted = result.accepted.map((r) => byRecipient.get(r.toLowerCase())).filter((d): d is Delivery => Boolean(d));
+    await outcomes.delivered(batch, accepted, context, replyText(result.response));
+    for (const { recipient, reply } of result.rejected) {
+      const delivery = byRecipient.get(recipient.toLowerCase());
+      if (delivery) await outcomes.replied(batch, [delivery], context, replyText(reply));
+    }
+  }
+
+  private sessionOptions(host: MxHost, address: string, batch: DeliveryBatch) {
+    const { mta } = this.deps.config;
+    return {
+      address,
+      mxHost: host.exchange,
+      port: mta.port,
+      localAddress: batch.egress.address,
+      helo: batch.egress.helo,
+      tls: batch.domain.tls,
+      verifyEnforced: mta.verifyEnforcedTls,
+      ca: this.deps.ca,
+      connectTimeoutMs: mta.connectTimeoutMs,
+      greetingTimeoutMs: mta.greetingTimeoutMs,
+      socketTimeoutMs: mta.socketTimeoutMs,
+      transcriptMaxBytes: mta.transcriptMaxBytes,
+    };
+  }
+
+  private async each(batches: DeliveryBatch[], work: (batch: DeliveryBatch) => Promise<void>): Promise<void> {
+    for (const batch of batches) await work(batch);
+  }
+}
+
+function describe(error: SendResult & { kind: 'refused' | 'broken' }): string {
+  return error.kind === 'refused' ? `${error.stage}: ${error.reply.text}` : `${error.stage}: ${error.error}`;
+}

@@ -1,0 +1,46 @@
+import type { Domain } from '../../core/domains/domain.types.js';
+import type { Email } from '../../core/emails/email.types.js';
+import type { Services } from '../../core/services.js';
+import { DkimSigner, type DkimSigningKey } from '../dkim/dkim-signer.js';
+
+/** A message ready for the wire: signed bytes and the envelope sender. */
+export type PreparedMessage = { bytes: Buffer; envelopeFrom: string };
+
+const KEY_CACHE_MS = 60_000;
+
+/**
+ * Turns an accepted email into what goes on the wire: the stored MIME, DKIM-signed with the
+ * domain's active key(s), and a return path on the domain's return-path label that names the
+ * email (VERP), so an asynchronous bounce can be matched to it later.
+ */
+export class MessagePreparer {
+  private readonly signer = new DkimSigner();
+  private readonly keys = new Map<string, { at: number; keys: DkimSigningKey[] }>();
+
+  constructor(private readonly services: Services) {}
+
+  /**
+   * The domain as it is now (its tls setting and return path take effect at once) and its
+   * decrypted signing keys, cached for a minute: a rotation is picked up within that time.
+   */
+  async domain(domainId: string): Promise<{ domain: Domain | undefined; keys: DkimSigningKey[] }> {
+    const domain = await this.services.domains.repository.findById(domainId);
+    if (!domain) return { domain, keys: [] };
+    const cached = this.keys.get(domainId);
+    if (cached && Date.now() - cached.at < KEY_CACHE_MS) return { domain, keys: cached.keys };
+    const keys = (await this.services.domains.signingKeys(domainId)).map((key) => ({ domain: domain.name, selector: key.selector, algorithm: key.algorithm, privateKeyPem: key.privateKeyPem }));
+    this.keys.set(domainId, { at: Date.now(), keys });
+    return { domain, keys };
+  }
+
+  async prepare(email: Email, domain: Domain, keys: DkimSigningKey[]): Promise<PreparedMessage | null> {
+    const mime = await this.services.emails.mime(email);
+    if (!mime) return null;
+    return { bytes: keys.length > 0 ? this.signer.sign(mime, keys) : mime, envelopeFrom: returnPath(email, domain) };
+  }
+}
+
+/** bounces+<email id>@<return-path label>.<domain>: the MX of that name points at this appliance. */
+export function returnPath(email: Email, domain: Domain): string {
+  return `bounces+${email.id}@${domain.customReturnPath}.${domain.name}`;
+}

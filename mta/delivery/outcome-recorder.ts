@@ -1,0 +1,68 @@
+import type { AttemptRecord, Delivery } from '../../core/deliveries/delivery.types.js';
+import type { Services } from '../../core/services.js';
+import type { Config } from '../../lib/config/config.schema.js';
+import type { Logger } from '../../lib/logger.js';
+import { classifyConnectionFailure, classifyReply } from '../bounces/bounce-classifier.js';
+import { nextAttemptAt } from '../queue/retry-schedule.js';
+import type { AttemptContext, DeliveryBatch } from './delivery-batch.js';
+
+/**
+ * Turns what a remote server said into the queue's state changes: acceptance -> delivered;
+ * a reply classified as permanent -> bounced (hard bounces suppress the recipient); anything
+ * temporary, and broken connections, -> deferred on the retry schedule, or bounced once the
+ * delivery would outlive the maximum queue time. Blocklisting replies count a strike against
+ * the egress address for that destination.
+ */
+export class OutcomeRecorder {
+  constructor(private readonly services: Services, private readonly config: Config, private readonly logger: Logger) {}
+
+  private attempt(context: AttemptContext, reply: string | null): AttemptRecord {
+    return { egressIp: context.egressIp, mxHost: context.mxHost, reply, transcript: context.transcript, durationMs: Date.now() - context.startedAt };
+  }
+
+  async delivered(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, reply: string): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.services.deliveries.delivered(batch.email, deliveries, this.attempt(context, reply));
+  }
+
+  /** A reply from the server (per recipient, or for the whole message). */
+  async replied(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, reply: string): Promise<void> {
+    if (deliveries.length === 0) return;
+    const verdict = classifyReply(reply);
+    if (verdict.blocklisting && context.egressIp) {
+      await this.services.deliveries.strikeEgress(context.egressIp, deliveries[0]!.recipientDomain, reply, this.config.mta.blockThreshold, this.config.mta.blockRestSeconds);
+    }
+    if (verdict.action === 'bounce') {
+      await this.services.deliveries.bounced(batch.email, deliveries, this.attempt(context, reply), verdict.bounce, verdict.hardBounce);
+      return;
+    }
+    await this.deferOrExpire(batch, deliveries, context, reply, verdict.delayType);
+  }
+
+  /** No reply to classify: connection refused, time-out, reset, TLS required but missing. */
+  async broken(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, error: string): Promise<void> {
+    if (deliveries.length === 0) return;
+    const verdict = classifyConnectionFailure(error);
+    await this.deferOrExpire(batch, deliveries, context, verdict.bounce.message, verdict.delayType);
+  }
+
+  /** A permanent failure that is not a server reply (null MX, no such domain). */
+  async undeliverable(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, message: string, hard: boolean): Promise<void> {
+    const bounce = { type: 'Permanent', subType: 'General', message, diagnosticCode: [] };
+    await this.services.deliveries.bounced(batch.email, deliveries, this.attempt(context, message), bounce, hard);
+  }
+
+  private async deferOrExpire(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, reply: string, delayType: string): Promise<void> {
+    const now = new Date();
+    const attempts = Math.max(...deliveries.map((d) => d.attempts)) + 1;
+    const expiresAt = new Date(Math.min(...deliveries.map((d) => d.expiresAt.getTime())));
+    const at = nextAttemptAt(this.config.mta.retrySchedule, attempts, now, expiresAt);
+    if (at) {
+      await this.services.deliveries.deferred(batch.email, deliveries, this.attempt(context, reply), at, delayType);
+      return;
+    }
+    this.logger.info({ emailId: batch.email.id, attempts }, 'delivery expired in the queue');
+    const bounce = { type: 'Transient', subType: 'General', message: `Gave up after ${attempts} attempts: the message could not be delivered before it expired. Last error: ${reply}`, diagnosticCode: [reply] };
+    await this.services.deliveries.bounced(batch.email, deliveries, this.attempt(context, reply), bounce, false);
+  }
+}

@@ -1,0 +1,86 @@
+import type { Delivery } from '../../core/deliveries/delivery.types.js';
+import type { Email } from '../../core/emails/email.types.js';
+import type { Services } from '../../core/services.js';
+import type { EgressRegion } from '../../lib/config/egress-pools.js';
+import type { AttemptContext, DeliveryBatch } from '../delivery/delivery-batch.js';
+import type { MessagePreparer } from '../delivery/message-preparer.js';
+import type { OutcomeRecorder } from '../delivery/outcome-recorder.js';
+import type { EgressPicker } from '../pools/egress-picker.js';
+import { simulate } from '../simulator/mailbox-simulator.js';
+
+const localContext = (note: string): AttemptContext => ({ egressIp: null, mxHost: null, transcript: note, startedAt: Date.now() });
+
+/**
+ * Claimed deliveries -> batches keyed `destination|egress address`: one batch per email and
+ * destination domain (one SMTP transaction with several RCPTs), each message prepared (signed)
+ * once. Deliveries that need no connection are settled here: the mailbox simulator's, those
+ * whose email or domain is gone (email.failed), and those with no egress address available
+ * (deferred).
+ */
+export class BatchBuilder {
+  constructor(
+    private readonly services: Services,
+    private readonly preparer: MessagePreparer,
+    private readonly picker: EgressPicker,
+    private readonly simulatorDomain: string,
+    private readonly outcomes: OutcomeRecorder,
+  ) {}
+
+  async build(claimed: Delivery[]): Promise<Map<string, DeliveryBatch[]>> {
+    const groups = new Map<string, DeliveryBatch[]>();
+    const resting = new Map<string, Set<string>>();
+    const domains = new Map<string, ReturnType<MessagePreparer['domain']>>();
+    for (const deliveries of groupBy(claimed, (d) => d.emailId).values()) {
+      const email = await this.services.deliveries.email(deliveries[0]!.emailId);
+      if (!email) continue; // purged by retention while queued: nothing left to send or announce
+      if (!domains.has(email.domainId)) domains.set(email.domainId, this.preparer.domain(email.domainId));
+      const { domain, keys } = await domains.get(email.domainId)!;
+      const message = domain ? await this.preparer.prepare(email, domain, keys) : null;
+      if (!domain || !message) {
+        await this.services.deliveries.failed(email, deliveries, toAttempt(localContext('')), domain ? 'The stored message could not be read' : 'The sending domain was deleted');
+        continue;
+      }
+      for (const [recipientDomain, group] of groupBy(deliveries, (d) => d.recipientDomain)) {
+        if (recipientDomain === this.simulatorDomain) {
+          await this.simulate(email, group);
+          continue;
+        }
+        if (!resting.has(recipientDomain)) resting.set(recipientDomain, await this.services.deliveries.restingEgress(recipientDomain));
+        const egress = this.picker.pick(domain.region as EgressRegion, email.id, resting.get(recipientDomain));
+        const batch: DeliveryBatch = { email, domain, deliveries: group, message, egress: egress ?? { address: '', helo: '', weight: 0 } };
+        if (!egress) {
+          await this.outcomes.broken(batch, group, localContext(''), `no egress address of ${domain.region} is available for ${recipientDomain}`);
+          continue;
+        }
+        const key = `${recipientDomain}|${egress.address}`;
+        groups.set(key, [...(groups.get(key) ?? []), batch]);
+      }
+    }
+    return groups;
+  }
+
+  /** The simulator's outcomes, recorded as a real delivery's would be. */
+  private async simulate(email: Email, deliveries: Delivery[]): Promise<void> {
+    for (const delivery of deliveries) {
+      const outcome = simulate(delivery.recipient);
+      const attempt = toAttempt(localContext(`* mailbox simulator: ${outcome.kind}`));
+      if (outcome.kind === 'delivered') await this.services.deliveries.delivered(email, [delivery], { ...attempt, reply: '250 2.0.0 OK (simulated)' });
+      if (outcome.kind === 'complained') await this.services.deliveries.complained(email, [delivery], { ...attempt, reply: '250 2.0.0 OK (simulated)' });
+      if (outcome.kind === 'suppressed') await this.services.deliveries.suppressed(email, [delivery], attempt, `${delivery.recipient} is suppressed (simulated)`);
+      if (outcome.kind === 'bounced') {
+        const bounce = { type: 'Permanent', subType: 'General', message: outcome.reply, diagnosticCode: [outcome.reply] };
+        await this.services.deliveries.bounced(email, [delivery], { ...attempt, reply: outcome.reply }, bounce, false);
+      }
+    }
+  }
+}
+
+function toAttempt(context: AttemptContext) {
+  return { egressIp: context.egressIp, mxHost: context.mxHost, reply: null, transcript: context.transcript, durationMs: Date.now() - context.startedAt };
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}

@@ -1,0 +1,114 @@
+import { Resolver } from 'node:dns/promises';
+import { startDeliveryWorker, type DeliveryWorker } from '../../mta/queue/delivery-worker.js';
+import { TestDnsServer } from './dns-server.js';
+import { request } from './http.js';
+import { SmtpSink } from './smtp-sink.js';
+import { startTestApp, type TestApp } from './test-app.js';
+import { addVerifiedDomain } from './verified-domain.js';
+
+export type MtaFixture = {
+  app: TestApp;
+  dns: TestDnsServer;
+  sinks: SmtpSink[];
+  token: string;
+  teamId: string;
+  domainId: string;
+  workers: DeliveryWorker[];
+  /** mailauth's resolver option, over real DNS to the test server. */
+  resolver: (name: string, type: string) => Promise<unknown>;
+  send(body: Record<string, unknown>): Promise<string>;
+  /** Waits until the email has every listed event type (in any order); returns its events, oldest first. */
+  waitForEvents(emailId: string, types: string[], timeoutMs?: number): Promise<Array<{ type: string; data: Record<string, any> }>>;
+  waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+};
+
+export type MtaFixtureOptions = {
+  /** Loopback addresses of the recipients' mail servers (one sink each, same port). */
+  sinkHosts?: string[];
+  starttls?: boolean[];
+  /** Extra `mta` configuration. */
+  mta?: Record<string, unknown>;
+  /** Don't start a worker in this process (tests that spawn their own). */
+  noWorker?: boolean;
+  domain?: Record<string, unknown>;
+};
+
+/**
+ * An appliance with a verified sending domain, a test DNS server, SMTP sinks on loopback
+ * addresses and an MTA worker pointed at them: the real delivery path end to end. Egress
+ * addresses are 127.0.0.2 and 127.0.0.3 (us-east-1).
+ */
+export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<MtaFixture> {
+  const dns = await TestDnsServer.start();
+  const hosts = options.sinkHosts ?? ['127.0.0.10'];
+  const first = await SmtpSink.start(hosts[0]!, 0, { starttls: options.starttls?.[0] });
+  const sinks = [first];
+  for (const [i, host] of hosts.slice(1).entries()) sinks.push(await SmtpSink.start(host, first.port, { starttls: options.starttls?.[i + 1] }));
+  const app = await startTestApp({
+    env: { MAILROOM_DNS_SERVERS: dns.address },
+    config: {
+      mta: {
+        hostname: 'mta.mailroom.test',
+        port: first.port,
+        regions: { 'us-east-1': { ips: [{ address: '127.0.0.2', helo: 'out2.mailroom.test' }] } },
+        pollMs: 50,
+        retrySchedule: [1],
+        connectTimeoutMs: 3000,
+        greetingTimeoutMs: 3000,
+        socketTimeoutMs: 5000,
+        ...options.mta,
+      },
+    },
+  });
+  const team = await app.createTeam('MTA', 'unlimited');
+  await app.runtime.services.teams.setTier(team.teamId, 2);
+  const domainId = await addVerifiedDomain(app, dns, team.token, 'sender.test', options.domain);
+  const workers = options.noWorker ? [] : [startDeliveryWorker(app.runtime)];
+  const resolver = new Resolver();
+  resolver.setServers([dns.address]);
+  const events = app.runtime.services.events;
+
+  const waitFor = async <T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  return {
+    app,
+    dns,
+    sinks,
+    token: team.token,
+    teamId: team.teamId,
+    domainId,
+    workers,
+    resolver: (name, type) => resolver.resolve(name, type as 'TXT'),
+    async send(body) {
+      const response = await request(app.url, '/emails', { method: 'POST', token: team.token, body: { from: 'Sender <hello@sender.test>', subject: 'Hello', text: 'Hello there', ...body } });
+      if (response.status !== 200) throw new Error(`send refused: ${response.text}`);
+      return response.body.id as string;
+    },
+    waitFor,
+    async waitForEvents(emailId, types, timeoutMs) {
+      return waitFor(
+        async () => {
+          const all = (await events.list(team.teamId, { limit: 1000 })).filter((e) => e.data.email_id === emailId).reverse();
+          return types.every((type) => all.some((e) => e.type === type)) ? all.map((e) => ({ type: e.type, data: e.data as Record<string, any> })) : undefined;
+        },
+        `events ${types.join(', ')} of ${emailId}`,
+        timeoutMs,
+      );
+    },
+    async close() {
+      for (const worker of workers) await worker.stop();
+      await app.close();
+      for (const sink of sinks) await sink.close();
+      await dns.close();
+    },
+  };
+}
