@@ -14,6 +14,14 @@ import type { BounceRule } from './bounce.types.js';
  *  - "too many recipients" is deferred (RFC 5321 4.5.3.1.10: a 552 there is temporary).
  */
 export const BOUNCE_RULES: readonly BounceRule[] = [
+  // A command-sequence or syntax complaint (503, 500, 501) says our conversation went wrong,
+  // not that the recipient cannot take mail: retried on a fresh connection, never bounced.
+  {
+    id: 'protocol-error',
+    match: /^50[03] /,
+    category: 'unknown_temporary', action: 'defer', bounceType: 'Transient', subType: 'General',
+    example: '503 5.5.1 Error: nested MAIL command',
+  },
   // Greylisting says "come back later" in so many words; it must win over every 4xx rule below.
   {
     id: 'greylisted',

@@ -57,7 +57,8 @@ export class DestinationDelivery {
         const result = await session.send({ from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) }, batch.message.bytes);
         const context: AttemptContext = { egressIp: batch.egress.address, mxHost: host.exchange, transcript: session.transcript.since(mark), startedAt: batchStarted };
         await this.settle(batch, result, context);
-        if (result.kind !== 'sent' && session.usable) await session.reset();
+        // A transaction that ended without DATA is still open on the server: RSET before the next.
+        if ((result.kind !== 'sent' || result.accepted.length === 0) && session.usable) await session.reset();
       }
       return [];
     } finally {

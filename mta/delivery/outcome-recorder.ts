@@ -62,7 +62,7 @@ export class OutcomeRecorder {
       return;
     }
     this.logger.info({ emailId: batch.email.id, attempts }, 'delivery expired in the queue');
-    const bounce = { type: 'Transient', subType: 'General', message: `Gave up after ${attempts} attempts: the message could not be delivered before it expired. Last error: ${reply}`, diagnosticCode: [reply] };
+    const bounce = { type: 'Transient', subType: 'General', message: `Gave up after ${attempts} attempts: the message could not be delivered before it expired. Last error: ${reply}`, diagnosticCode: [`smtp; ${reply}`] };
     await this.services.deliveries.bounced(batch.email, deliveries, this.attempt(context, reply), bounce, false);
   }
 }

@@ -4,7 +4,7 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 export type ReceivedMessage = { from: string; to: string[]; data: Buffer; remoteAddress: string; helo: string; secure: boolean; localAddress: string };
 
 /** A reply the sink gives at a stage instead of accepting; `times` limits how often (then it accepts). */
-export type SinkFault = { stage: 'mail' | 'rcpt' | 'data'; code: number; message: string; recipient?: string; times?: number };
+export type SinkFault = { stage: 'mail' | 'rcpt' | 'data'; code: number; message: string; recipient?: string; remoteAddress?: string; times?: number };
 
 /**
  * A real SMTP server on a loopback address (smtp-server), standing in for a recipient's mail
@@ -32,19 +32,19 @@ export class SmtpSink {
         sink.connections++;
         callback();
       },
-      onMailFrom: (_address, _session, callback) => callback(sink.fault('mail')),
-      onRcptTo: (address, _session, callback) => {
+      onMailFrom: (_address, session, callback) => callback(sink.fault('mail', undefined, session.remoteAddress)),
+      onRcptTo: (address, session, callback) => {
         const hold = sink.holdRcpt;
-        if (!hold) return callback(sink.fault('rcpt', address.address));
+        if (!hold) return callback(sink.fault('rcpt', address.address, session.remoteAddress));
         sink.holdRcpt = null;
         hold.reached();
-        setTimeout(() => callback(sink.fault('rcpt', address.address)), hold.ms);
+        setTimeout(() => callback(sink.fault('rcpt', address.address, session.remoteAddress)), hold.ms);
       },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          const fault = sink.fault('data');
+          const fault = sink.fault('data', undefined, session.remoteAddress);
           if (fault) return callback(fault);
           sink.messages.push(received(session, Buffer.concat(chunks)));
           callback();
@@ -65,8 +65,9 @@ export class SmtpSink {
     return (this.server.server.address() as AddressInfo).port;
   }
 
-  private fault(stage: SinkFault['stage'], recipient?: string): (Error & { responseCode: number }) | undefined {
-    const fault = this.faults.find((f) => f.stage === stage && (f.times ?? 1) > 0 && (!f.recipient || f.recipient === recipient));
+  private fault(stage: SinkFault['stage'], recipient?: string, remoteAddress?: string): (Error & { responseCode: number }) | undefined {
+    const from = remoteAddress?.replace(/^::ffff:/, '');
+    const fault = this.faults.find((f) => f.stage === stage && (f.times ?? 1) > 0 && (!f.recipient || f.recipient === recipient) && (!f.remoteAddress || f.remoteAddress === from));
     if (!fault) return undefined;
     if (fault.times !== undefined) fault.times--;
     return Object.assign(new Error(fault.message), { responseCode: fault.code });
