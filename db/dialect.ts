@@ -94,3 +94,17 @@ export async function deleteInBatches(knex: Knex, table: string, select: () => K
     if (ids.length < batch) return total;
   }
 }
+
+/**
+ * Inserts rows, or adds their `counters` to the row already holding the same unique key
+ * (`keys`): SQLite's ON CONFLICT ... DO UPDATE reads the new values as `excluded.col`,
+ * MySQL's ON DUPLICATE KEY UPDATE as `VALUES(col)`.
+ */
+export async function upsertAdding(knex: Knex, table: string, rows: Array<Record<string, unknown>>, keys: string[], counters: readonly string[]): Promise<void> {
+  if (rows.length === 0) return;
+  const mysql = dialectOfKnex(knex) === 'mysql';
+  const merge = Object.fromEntries(
+    counters.map((column) => [column, mysql ? knex.raw('?? + VALUES(??)', [column, column]) : knex.raw('??.?? + excluded.??', [table, column, column])]),
+  );
+  await knex(table).insert(rows).onConflict(keys).merge(merge);
+}

@@ -1,0 +1,9 @@
+import type { Job } from '../job.js';
+
+/** Metric buckets and first-seen rows are kept for the team plan's retention window, then deleted. */
+export const purgeMetricsJob: Job = {
+  name: 'purge-metrics',
+  cron: '41 * * * *',
+  timeoutMs: 10 * 60_000,
+  run: (services) => services.metrics.purgeExpired(),
+};
