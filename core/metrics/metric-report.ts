@@ -32,6 +32,8 @@ export type Breakdown = {
 
 type Group = { period?: number; domainId?: string; emailId?: string; broadcastId?: string; counts: Counts };
 
+const keyOf = (group: Group) => [group.period, group.domainId, group.emailId, group.broadcastId].join('|');
+
 /**
  * Folds per-minute sums into one group per combination of the requested dimensions. Periods
  * are those of the time zone; a period cut by the range is labelled with its own start.
@@ -47,7 +49,10 @@ export function groupRows(rows: AggregateRow[], breakdown: Breakdown): Group[] {
   };
   const groups = new Map<string, Group>();
   if (dimensions.length === 1 && dimensions[0] === 'period') {
-    for (let p = periodStart(breakdown.start, granularity, timezone); p < breakdown.end; p = nextPeriod(p, granularity, timezone)) groups.set(String(p), { period: p, counts: zeroCounts() });
+    for (let p = periodStart(breakdown.start, granularity, timezone); p < breakdown.end; p = nextPeriod(p, granularity, timezone)) {
+      const empty: Group = { period: p, counts: zeroCounts() };
+      groups.set(keyOf(empty), empty);
+    }
   }
   for (const row of rows) {
     const group: Group = { counts: zeroCounts() };
@@ -55,7 +60,7 @@ export function groupRows(rows: AggregateRow[], breakdown: Breakdown): Group[] {
     if (dimensions.includes('domain')) group.domainId = row.domain_id ?? '';
     if (dimensions.includes('email')) group.emailId = row.email_id ?? '';
     if (dimensions.includes('broadcast')) group.broadcastId = row.broadcast_id ?? '';
-    const key = [group.period, group.domainId, group.emailId, group.broadcastId].join('|');
+    const key = keyOf(group);
     const existing = groups.get(key) ?? groups.set(key, group).get(key)!;
     sumCounts(existing.counts, row.counts);
   }
