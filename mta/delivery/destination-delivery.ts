@@ -42,6 +42,10 @@ export class DestinationDelivery {
       }
       pending = await this.sendAll(opened.session, target.host, pending, startedAt);
       if (pending.length === 0) return;
+      // The connection ended (421, hang-up, time-out) with messages still to send: they were
+      // never offered, which is not the same as an unreachable host.
+      lastFailure = `ECONNRESET: the connection to ${target.host.exchange} ended before this message was sent`;
+      failureTranscript += `${failureTranscript ? '\n' : ''}* ${target.host.exchange} [${target.address}]: the connection ended before this message was sent`;
     }
     await this.each(pending, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure));
   }

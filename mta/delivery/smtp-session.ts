@@ -131,7 +131,9 @@ export class SmtpSession {
         const at = err.command ?? stage;
         finish((err.responseCode ? { kind: 'refused', reply: toReply(err.response, err.responseCode), stage: at } : { kind: 'broken', error: `${err.code ?? 'ERROR'}: ${err.message}`, stage: at }) as T);
       };
-      const onEnd = () => finish({ kind: 'broken', error: 'ECONNRESET: the server closed the connection without a reply', stage } as T);
+      // After a 421 nodemailer closes (emitting 'end') before it hands the reply to the step's
+      // callback: wait a turn so the reply, not a bare hang-up, settles the step.
+      const onEnd = () => setImmediate(() => finish({ kind: 'broken', error: 'ECONNRESET: the server closed the connection without a reply', stage } as T));
       this.connection.on('error', onError);
       this.connection.on('end', onEnd);
       step(finish);
