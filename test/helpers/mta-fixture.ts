@@ -24,8 +24,13 @@ export type MtaFixture = {
 };
 
 export type MtaFixtureOptions = {
-  /** Loopback addresses of the recipients' mail servers (one sink each, same port). */
+  /** Loopback addresses of the recipients' mail servers (one sink each, same port); [] starts none. */
   sinkHosts?: string[];
+  /**
+   * The one port every destination listens on (`mta.port`). Default: the first sink's, picked
+   * by the system. Required with `sinkHosts: []` (tests that run their own servers on it).
+   */
+  port?: number;
   starttls?: boolean[];
   /** Extra `mta` configuration. */
   mta?: Record<string, unknown>;
@@ -40,17 +45,22 @@ export type MtaFixtureOptions = {
  * addresses are 127.0.0.2 and 127.0.0.3 (us-east-1).
  */
 export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<MtaFixture> {
-  const dns = await TestDnsServer.start();
   const hosts = options.sinkHosts ?? ['127.0.0.10'];
-  const first = await SmtpSink.start(hosts[0]!, 0, { starttls: options.starttls?.[0] });
-  const sinks = [first];
-  for (const [i, host] of hosts.slice(1).entries()) sinks.push(await SmtpSink.start(host, first.port, { starttls: options.starttls?.[i + 1] }));
+  if (hosts.length === 0 && !options.port) throw new Error('startMtaFixture: give a port when no sink is started');
+  const dns = await TestDnsServer.start();
+  const sinks: SmtpSink[] = [];
+  let port = options.port ?? 0;
+  for (const [i, host] of hosts.entries()) {
+    const sink = await SmtpSink.start(host, port, { starttls: options.starttls?.[i] });
+    sinks.push(sink);
+    port = sink.port;
+  }
   const app = await startTestApp({
     env: { MAILROOM_DNS_SERVERS: dns.address },
     config: {
       mta: {
         hostname: 'mta.mailroom.test',
-        port: first.port,
+        port,
         regions: { 'us-east-1': { ips: [{ address: '127.0.0.2', helo: 'out2.mailroom.test' }] } },
         pollMs: 50,
         retrySchedule: [1],
