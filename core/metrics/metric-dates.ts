@@ -46,13 +46,16 @@ export type ResolvedRange = { start: number; end: number };
 /**
  * The range a report covers, [start, end) on one-minute bucket boundaries (spec: end_date in
  * the future is clamped to now, then down to the last completed one-minute bucket; start_date
- * defaults to six days before end_date). Undefined when start falls after end.
+ * defaults to six days before end_date). A start before `oldest` (the plan's retention window:
+ * older buckets are gone) is moved up to it, never past the end. Undefined when the start asked
+ * for falls after the end.
  */
-export function resolveRange(query: { startDate?: DateInput; endDate?: DateInput; timezone: string }, now: number): ResolvedRange | undefined {
+export function resolveRange(query: { startDate?: DateInput; endDate?: DateInput; timezone: string }, now: number, oldest = -Infinity): ResolvedRange | undefined {
   const askedEnd = query.endDate ? resolveDateInput(query.endDate, 'end', query.timezone) : now;
   const end = floorToMinute(Math.min(askedEnd, now));
   const askedStart = query.startDate ? resolveDateInput(query.startDate, 'start', query.timezone) : end - 6 * 24 * 60 * MINUTE;
   // A start inside a minute takes that whole minute: buckets are the smallest unit there is.
   const start = floorToMinute(askedStart);
-  return start > end ? undefined : { start, end };
+  if (start > end) return undefined;
+  return { start: Math.min(end, Math.max(start, floorToMinute(oldest))), end };
 }

@@ -24,8 +24,11 @@ export class MetricsService {
     this.repository = this.rollup.repository;
   }
 
-  async report(teamId: string, query: MetricsQuery): Promise<MetricsReport> {
-    const range = resolveRange(query, this.deps.clock.now().getTime());
+  /** A team's report; the plan's retention window bounds how far back it reaches. */
+  async report(team: { id: string; plan: { limits: { retention_days: number } } }, query: MetricsQuery): Promise<MetricsReport> {
+    const teamId = team.id;
+    const now = this.deps.clock.now().getTime();
+    const range = resolveRange(query, now, now - team.plan.limits.retention_days * 86_400_000);
     if (!range) throw new InvalidParameterError('start_date is after end_date', { errors: [{ path: 'start_date', message: 'is after end_date' }] });
     const filter = { teamId, start: new Date(range.start), end: new Date(range.end), domainIds: query.domainIds, emailIds: query.emailIds, broadcastIds: query.broadcastIds };
     const [rows, state] = await Promise.all([this.repository.aggregate(filter, query.dimensions.map((d) => GROUP_COLUMNS[d])), this.repository.readState()]);

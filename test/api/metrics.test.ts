@@ -114,6 +114,14 @@ for (const [what, query, path, message] of refusals) {
   });
 }
 
+t.test('a start_date older than the plan keeps (30 days on free) is moved up to it', async (t) => {
+  const before = Math.floor((Date.now() - 30 * 86_400_000) / 60_000) * 60_000;
+  const res = await get('?start_date=2020-01-01&metrics=sent');
+  const start = Date.parse(res.body.start_date);
+  t.ok(start >= before && start <= before + 120_000, res.body.start_date);
+  t.same(res.body.totals, { sent: 1 });
+});
+
 t.test('at most 100 ids is fine; repeated ids count once', async (t) => {
   t.equal((await get(`?domain_id=${ids(100)}`)).status, 200);
   t.equal((await get(`?email_id=${email.id}&email_id=${email.id.toUpperCase()}&metrics=sent`)).body.totals.sent, 1);

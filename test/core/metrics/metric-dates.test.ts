@@ -44,3 +44,11 @@ t.test('start after end is refused; equal is an empty range', async (t) => {
   const empty = resolveRange({ timezone: 'UTC', startDate: parseDateInput('2026-11-23T10:17:10Z') }, NOW)!;
   t.equal(empty.start, empty.end);
 });
+
+t.test('a start before the retention window moves up to it, never past the end', async (t) => {
+  const oldest = NOW - 30 * 86_400_000;
+  const clamped = resolveRange({ timezone: 'UTC', startDate: parseDateInput('2020-01-01') }, NOW, oldest)!;
+  t.equal(iso(clamped.start), '2026-10-24T10:17:00.000Z');
+  const gone = resolveRange({ timezone: 'UTC', startDate: parseDateInput('2020-01-01'), endDate: parseDateInput('2020-01-02') }, NOW, oldest)!;
+  t.same([iso(gone.start), iso(gone.end)], ['2020-01-03T00:00:00.000Z', '2020-01-03T00:00:00.000Z'], 'all of it is gone: an empty range at its end');
+});

@@ -25,7 +25,7 @@ await eventAt(runtime, '2026-04-05T12:30:00Z', second, 'email.delivered'); // Ap
 await eventAt(runtime, '2026-04-05T12:31:00Z', second, 'email.opened');
 await runtime.services.metrics.rollUp({ until: new Date(Date.now() + 60_000) });
 
-const report = (raw: Record<string, string | string[]>) => reporter.report(team.teamId, metricsQuerySchema.parse({ start_date: '2026-04-04', end_date: '2026-04-06', metrics: 'delivered', ...raw }));
+const report = (raw: Record<string, string | string[]>) => reporter.report({ id: team.teamId, plan: { limits: { retention_days: 30 } } }, metricsQuerySchema.parse({ start_date: '2026-04-04', end_date: '2026-04-06', metrics: 'delivered', ...raw }));
 const periods = async (raw: Record<string, string>) => (await report({ dimensions: 'period', ...raw })).data!.map((row) => [row.period!.toISOString(), row.values.delivered]);
 
 t.test('daily in UTC and in Auckland: the day boundary moves events to another day', async (t) => {
@@ -89,7 +89,7 @@ t.test('broadcasts do not exist yet: no data under a broadcast, every email outs
 });
 
 t.test('no dimension: totals only, no data; every metric present, 0 where nothing happened', async (t) => {
-  const all = await reporter.report(team.teamId, metricsQuerySchema.parse({ start_date: '2026-04-04', end_date: '2026-04-06' }));
+  const all = await reporter.report({ id: team.teamId, plan: { limits: { retention_days: 30 } } }, metricsQuerySchema.parse({ start_date: '2026-04-04', end_date: '2026-04-06' }));
   t.equal(all.data, undefined);
   t.equal(Object.keys(all.totals).length, 21);
   t.match(all.totals, { delivered: 4, opened: 1, sent: 0, received: 0, delivery_rate: 0, open_rate: 0.25 });

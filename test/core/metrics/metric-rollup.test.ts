@@ -22,7 +22,7 @@ const metrics = runtime.services.metrics;
 const rollUpAll = () => metrics.rollUp({ until: new Date(Date.now() + 60_000) });
 const totalsOf = async (teamId: string, raw: Record<string, string> = {}) => {
   const reporter = new MetricsService({ knex, clock: { now: () => new Date('2026-11-22T00:00:00Z') } });
-  return (await reporter.report(teamId, metricsQuerySchema.parse({ start_date: '2026-11-01', ...raw }))).totals;
+  return (await reporter.report({ id: teamId, plan: { limits: { retention_days: 30 } } }, metricsQuerySchema.parse({ start_date: '2026-11-01', ...raw }))).totals;
 };
 
 t.test('what each event counts', async (t) => {
