@@ -12,6 +12,12 @@ export type ClaimSpec = {
   token: string;
   /** Other columns set on claim (state, lease expiry). */
   set: Record<string, unknown>;
+  /**
+   * MySQL: run the claim at READ COMMITTED, so its range scan takes no gap locks. For a queue
+   * that other transactions insert into while workers claim (the webhook outbox is filled by API
+   * requests), REPEATABLE READ's next-key locks can deadlock those inserts.
+   */
+  readCommitted?: boolean;
 };
 
 /**
@@ -24,12 +30,15 @@ export type ClaimSpec = {
 export async function claimRows(knex: Knex, spec: ClaimSpec): Promise<string[]> {
   const changes = { ...spec.set, [spec.tokenColumn]: spec.token };
   if (dialectOfKnex(knex) === 'mysql') {
-    return knex.transaction(async (trx) => {
-      const rows = (await spec.where(trx(spec.table).select('id')).orderBy(spec.orderBy).limit(spec.limit).forUpdate().skipLocked()) as Array<{ id: string }>;
-      const ids = rows.map((row) => row.id);
-      if (ids.length > 0) await trx(spec.table).whereIn('id', ids).update(changes);
-      return ids;
-    });
+    return knex.transaction(
+      async (trx) => {
+        const rows = (await spec.where(trx(spec.table).select('id')).orderBy(spec.orderBy).limit(spec.limit).forUpdate().skipLocked()) as Array<{ id: string }>;
+        const ids = rows.map((row) => row.id);
+        if (ids.length > 0) await trx(spec.table).whereIn('id', ids).update(changes);
+        return ids;
+      },
+      spec.readCommitted ? { isolationLevel: 'read committed' } : undefined,
+    );
   }
   const candidates = spec.where(knex(spec.table).select('id')).orderBy(spec.orderBy).limit(spec.limit);
   const claimed = await knex(spec.table).whereIn('id', candidates).update(changes);

@@ -4,6 +4,7 @@ import { assertStartable, createRuntime } from '../../core/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { Shutdown } from '../../lib/shutdown.js';
 import { startScheduler } from '../../scheduler/scheduler.js';
+import { startWebhookWorker } from '../../scheduler/jobs/deliver-webhooks.worker.js';
 import { startDeliveryWorker } from '../../mta/queue/delivery-worker.js';
 
 type Part = 'api' | 'scheduler' | 'mta';
@@ -18,6 +19,9 @@ async function serve(parts: Part[]): Promise<void> {
   if (parts.includes('scheduler')) {
     const scheduler = startScheduler(runtime);
     shutdown.add('scheduler', () => scheduler.stop());
+    // Webhook delivery runs beside the cron jobs on every scheduler node (see the worker).
+    const webhooks = startWebhookWorker(runtime);
+    shutdown.add('webhooks', () => webhooks.stop());
   }
   if (parts.includes('mta')) {
     const worker = startDeliveryWorker(runtime);

@@ -5,18 +5,37 @@ import { newId } from '../../lib/ids.js';
 import { purgeByPlanRetention } from '../retention/plan-retention.js';
 import type { EventType, TeamEvent } from './event.types.js';
 
+type EventRow = { id: string; team_id: string; type: string; data: string; created_at: unknown };
+
+const toEvent = (row: EventRow): TeamEvent => ({ id: row.id, teamId: row.team_id, type: row.type as EventType, data: readJson(row.data, {}), createdAt: readTimestamp(row.created_at) });
+
+/** Work that must commit with every recorded event (the webhook outbox). */
+export type EventFanOut = { enqueue(trx: Knex, event: TeamEvent): Promise<void> };
+
 /**
  * The one events table: every domain, suppression and email event is recorded here, in the
  * same transaction as the change it describes, so nothing is announced that did not happen and
- * nothing happens unannounced. Webhook delivery reads from it.
+ * nothing happens unannounced. Webhook deliveries are queued in that same transaction.
  */
 export class EventService {
-  constructor(private readonly deps: { knex: Knex; clock: Clock }) {}
+  constructor(private readonly deps: { knex: Knex; clock: Clock; fanOut?: EventFanOut }) {}
 
   async record(teamId: string, type: EventType, data: Record<string, unknown>, trx: Knex = this.deps.knex): Promise<TeamEvent> {
     const event: TeamEvent = { id: newId(), teamId, type, data, createdAt: this.deps.clock.now() };
-    await trx('events').insert({ id: event.id, team_id: teamId, type, data: JSON.stringify(data), created_at: event.createdAt });
+    const write = async (t: Knex) => {
+      await t('events').insert({ id: event.id, team_id: teamId, type, data: JSON.stringify(data), created_at: event.createdAt });
+      await this.deps.fanOut?.enqueue(t, event);
+    };
+    // Outside a transaction, one is opened so the event and its webhook deliveries commit together.
+    if (this.deps.fanOut && !trx.isTransaction) await trx.transaction(write);
+    else await write(trx);
     return event;
+  }
+
+  /** One recorded event by id, for webhook delivery. */
+  async find(id: string): Promise<TeamEvent | undefined> {
+    const row = (await this.deps.knex('events').where({ id }).first()) as EventRow | undefined;
+    return row ? toEvent(row) : undefined;
   }
 
   /** Events are kept for the team plan's retention window, like request logs. */
@@ -24,11 +43,11 @@ export class EventService {
     return purgeByPlanRetention(this.deps.knex, 'events', this.deps.clock.now(), batch);
   }
 
-  /** Newest first; for tests, the CLI and (later) webhook delivery. */
+  /** Newest first; for tests and the CLI. */
   async list(teamId: string, options: { type?: EventType; limit?: number } = {}): Promise<TeamEvent[]> {
     const query = this.deps.knex('events').where({ team_id: teamId });
     if (options.type) query.where({ type: options.type });
-    const rows = (await query.orderBy('id', 'desc').limit(options.limit ?? 100)) as Array<{ id: string; team_id: string; type: string; data: string; created_at: unknown }>;
-    return rows.map((row) => ({ id: row.id, teamId: row.team_id, type: row.type as EventType, data: readJson(row.data, {}), createdAt: readTimestamp(row.created_at) }));
+    const rows = (await query.orderBy('id', 'desc').limit(options.limit ?? 100)) as EventRow[];
+    return rows.map(toEvent);
   }
 }

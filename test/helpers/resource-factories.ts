@@ -24,6 +24,9 @@ export const resourceFactories: Record<string, (app: TestApp, team: { teamId: st
     const auth = await app.runtime.services.apiKeys.authenticate(team.token);
     return (await app.runtime.services.emails.send(auth, sendEmailSchema.parse({ from: `a@${name}`, to: 'x@example.net', subject: 's', text: 't' }))).id;
   },
+  // An IP literal outside the refused ranges (TEST-NET-1): no DNS, and nothing is ever sent to it.
+  webhook: async (app, team) =>
+    (await app.runtime.services.webhooks.create(await app.runtime.services.teams.get(team.teamId), { endpoint: 'https://192.0.2.10/hook', events: ['email.sent'] })).endpoint.id,
   log: async (app, team) => {
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;

@@ -1,0 +1,42 @@
+import type { DomainView } from './domain.service.js';
+import type { Domain } from './domain.types.js';
+
+/**
+ * The domain's public shape: what the API answers and what domain.* webhook events carry, so a
+ * receiver reads the same object it would fetch. Pure data shaping, shared by api and core.
+ */
+const capability = (on: boolean) => (on ? 'enabled' : 'disabled');
+
+export function publicDomainItem(domain: Domain) {
+  return {
+    object: 'domain' as const,
+    id: domain.id,
+    name: domain.name,
+    status: domain.status,
+    created_at: domain.createdAt.toISOString(),
+    region: domain.region,
+    capabilities: { sending: capability(domain.sendingEnabled), receiving: capability(domain.receivingEnabled) },
+    open_tracking: domain.openTracking,
+    click_tracking: domain.clickTracking,
+    tracking_subdomain: domain.trackingSubdomain,
+  };
+}
+
+export function publicDomain({ domain, records }: DomainView) {
+  return {
+    ...publicDomainItem(domain),
+    custom_return_path: domain.customReturnPath,
+    receiving_host: domain.receivingHost,
+    tls: domain.tls,
+    managed: false,
+    records: records.map((record) => ({
+      record: record.record,
+      name: record.name,
+      type: record.type,
+      ttl: 'Auto',
+      status: record.status,
+      value: record.value,
+      ...(record.priority !== undefined ? { priority: record.priority } : {}),
+    })),
+  };
+}

@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import { dialectOfKnex } from '../../db/dialect.js';
+import { LookupCache } from '../../lib/cache/lookup-cache.js';
+import { newId } from '../../lib/ids.js';
+import type { EventFanOut } from '../events/event.service.js';
+import type { EventType, TeamEvent } from '../events/event.types.js';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository.js';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
+
+type Subscriptions = { endpoints: Array<{ id: string; events: EventType[] }> };
+
+/**
+ * Fills the webhook outbox in the transaction that records an event: one row per enabled
+ * endpoint of the team subscribed to the type. Being in that transaction is what makes
+ * delivery at-least-once without a cursor: the event and its deliveries commit together or not
+ * at all. (A job scanning new events by id would miss events whose transaction commits after a
+ * later id was already scanned.) The team's endpoint list is one indexed query per event,
+ * kept briefly on MySQL; SQLite reads it every time (its one connection is the transaction's,
+ * and a shared load could wait on it).
+ */
+export class WebhookOutbox implements EventFanOut {
+  private readonly cache: LookupCache;
+
+  constructor(cacheMs: number) {
+    this.cache = new LookupCache(cacheMs);
+  }
+
+  async enqueue(trx: Knex, event: TeamEvent): Promise<void> {
+    const { endpoints } = await this.subscriptions(trx, event.teamId);
+    const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event.type));
+    if (subscribed.length === 0) return;
+    await new WebhookDeliveryRepository(trx).insertMany(
+      subscribed.map((endpoint) => ({
+        id: newId(),
+        teamId: event.teamId,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        eventType: event.type,
+        status: 'pending' as const,
+        attempts: 0,
+        nextAttemptAt: event.createdAt,
+        leaseOwner: null,
+        createdAt: event.createdAt,
+        updatedAt: event.createdAt,
+      })),
+    );
+  }
+
+  /** An endpoint changed in this process: the next event reads the list again. */
+  invalidate(): void {
+    this.cache.invalidate();
+  }
+
+  private async subscriptions(trx: Knex, teamId: string): Promise<Subscriptions> {
+    const load = async () => ({ endpoints: await new WebhookEndpointRepository(trx).enabledForTeam(teamId) });
+    if (dialectOfKnex(trx) === 'sqlite') return load();
+    return (await this.cache.get(`webhook-endpoints:${teamId}`, load))!;
+  }
+}

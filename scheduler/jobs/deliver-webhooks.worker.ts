@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Runtime } from '../../core/runtime.js';
+
+export type WebhookWorker = { stop(): Promise<void>; wake(): void; readonly inFlight: number };
+
+/**
+ * The scheduler process's webhook delivery loop. It is not a cron job under the job lease: every
+ * scheduler node runs one, and they share the outbox through lease claims (SKIP LOCKED on
+ * MySQL), so adding nodes adds delivery capacity and no attempt is made twice. Up to
+ * webhooks.concurrency deliveries are in flight; an idle loop looks again every pollMs.
+ */
+export function startWebhookWorker(runtime: Runtime): WebhookWorker {
+  const { config, services, logger } = runtime;
+  const owner = `${hostname()}:${process.pid}`;
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let full = false;
+  let wake: (() => void) | null = null;
+  services.webhookDispatcher.onEndpointDisabled((info) => logger.warn(info, 'webhook endpoint disabled: every attempt failed for webhooks.disableAfterSeconds'));
+
+  const start = (delivery: Awaited<ReturnType<typeof services.webhookDispatcher.claim>>[number]) => {
+    const work = services.webhookDispatcher
+      .deliver(delivery)
+      .then(() => undefined)
+      // The lease runs out and another claim retries it: nothing is lost.
+      .catch((err: unknown) => logger.error({ err, delivery: delivery.id }, 'webhook delivery failed; it is retried when its lease ends'))
+      .finally(() => {
+        running.delete(work);
+        // A slot came free: a loop that slept because it was full looks again at once.
+        if (full) wake?.();
+      });
+    running.add(work);
+  };
+
+  const tick = async (): Promise<number> => {
+    const free = config.webhooks.concurrency - running.size;
+    full = free <= 0;
+    if (full) return 0;
+    const claimed = await services.webhookDispatcher.claim(Math.min(free, 100), `${owner}:${randomBytes(6).toString('hex')}`);
+    for (const delivery of claimed) start(delivery);
+    return claimed.length;
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      let claimed = 0;
+      try {
+        claimed = await tick();
+      } catch (err) {
+        logger.error({ err }, 'webhook claim failed');
+      }
+      if (claimed > 0 && running.size < config.webhooks.concurrency) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, config.webhooks.pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  };
+
+  const looping = loop();
+  logger.info({ owner, concurrency: config.webhooks.concurrency }, 'webhook worker started');
+  return {
+    get inFlight() {
+      return running.size;
+    },
+    wake: () => wake?.(),
+    async stop() {
+      stopped = true;
+      wake?.();
+      await looping;
+      await Promise.allSettled([...running]);
+    },
+  };
+}
