@@ -19,6 +19,8 @@ import { DomainService } from './domains/domain.service.js';
 import type { RecordTargets } from './domains/domain-records.js';
 import { readFileSync } from 'node:fs';
 import { GroupCommitter } from '../db/group-commit.js';
+import { watchWrites } from '../db/write-watcher.js';
+import { LookupCache } from '../lib/cache/lookup-cache.js';
 import { SecretBox } from '../lib/crypto/secret-box.js';
 import { AddressPolicy } from '../lib/net/address-policy.js';
 import { safeFetch } from '../lib/net/safe-fetch.js';
@@ -60,7 +62,11 @@ export function createServices(infra: Infrastructure) {
     trackingHost: config.tracking.host.toLowerCase(),
     regionIps: Object.fromEntries(Object.entries(egressPools(config)).map(([region, pool]) => [region, pool.map((ip) => ip.address)])) as RecordTargets['regionIps'],
   };
-  const domains = new DomainService({ knex, clock, lookup, targets, secrets: new SecretBox(infra.masterKey), events });
+  // Keys, teams and verified domains are read by every request: kept briefly, and forgotten at
+  // once when this process writes any of those tables (other processes: within the TTL).
+  const lookupCache = new LookupCache(config.api.lookupCacheMs);
+  watchWrites(knex, ['api_keys', 'teams', 'domains'], () => lookupCache.invalidate());
+  const domains = new DomainService({ knex, clock, lookup, targets, secrets: new SecretBox(infra.masterKey), events, cache: lookupCache });
   const teams = new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' });
   const suppressions = new SuppressionService({ knex, clock, events });
   const templates = new TemplateService({ knex, clock });
@@ -79,13 +85,14 @@ export function createServices(infra: Infrastructure) {
     teams,
     emails: new EmailService({ knex, clock, spool: infra.spool, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment, committer, links: new DownloadLinks(infra.masterKey, infra.publicUrl) }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
-    apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id) }),
+    apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id), cache: lookupCache }),
     requestLogs: new RequestLogService({ knex, clock, committer }),
     idempotency: new IdempotencyService({ knex, clock }),
     rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
     brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),
     readiness: new ReadinessService({ knex, kv: infra.kv, blobs: infra.blobs, version: infra.version, env: config.env }),
     simulatorDomain,
+    lookupCache,
   };
 }
 

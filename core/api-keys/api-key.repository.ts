@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { readNullableTimestamp, readTimestamp, whereContains } from '../../db/dialect.js';
+import { NOT_A_CHANGE } from '../../db/write-watcher.js';
 import { paginateNewestFirst, type PageQuery } from '../pagination/list-query.js';
 import type { ApiKeyPermission } from '../auth/actor.js';
 import type { ApiKey, ApiKeyStatus } from './api-key.types.js';
@@ -89,10 +90,14 @@ export class ApiKeyRepository {
       .update({ status, revoked_at: status === 'revoked' ? now : null });
   }
 
-  /** Refreshes last_used_at at most once a minute: one conditional UPDATE, so concurrent requests write once. */
+  /**
+   * Refreshes last_used_at at most once a minute: one conditional UPDATE, so concurrent requests
+   * write once. Not a change of the key as far as cached look-ups are concerned.
+   */
   async touch(id: string, now: Date): Promise<void> {
     const stale = new Date(now.getTime() - 60_000);
     await this.knex('api_keys')
+      .queryContext(NOT_A_CHANGE)
       .where({ id })
       .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', stale))
       .update({ last_used_at: now });

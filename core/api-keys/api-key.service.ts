@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { LookupCache } from '../../lib/cache/lookup-cache.js';
 import type { Clock } from '../../lib/clock.js';
 import { InvalidApiKeyError, NotFoundError, RevokedApiKeyError, SuspendedApiKeyError, UnprocessableValidationError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -16,7 +17,15 @@ export class ApiKeyService {
   private readonly keys: ApiKeyRepository;
   private readonly teams: TeamRepository;
 
-  constructor(private readonly deps: { knex: Knex; clock: Clock; findVerifiedDomain: (teamId: string, id: string) => Promise<{ id: string } | undefined> }) {
+  constructor(
+    private readonly deps: {
+      knex: Knex;
+      clock: Clock;
+      findVerifiedDomain: (teamId: string, id: string) => Promise<{ id: string } | undefined>;
+      /** Key and team rows by token hash, briefly (every request authenticates). */
+      cache: LookupCache;
+    },
+  ) {
     this.keys = new ApiKeyRepository(deps.knex);
     this.teams = new TeamRepository(deps.knex);
   }
@@ -83,20 +92,31 @@ export class ApiKeyService {
    * invalid_api_key, revoked 403 restricted_api_key, suspended key or team 403 suspended_api_key.
    */
   async authenticate(token: string): Promise<Authenticated> {
-    const key = await this.keys.findByTokenHash(hashToken(token));
-    if (!key) throw new InvalidApiKeyError('API key is invalid');
+    const tokenHash = hashToken(token);
+    const cacheKey = `api-key:${tokenHash}`;
+    const found = await this.deps.cache.get(cacheKey, () => this.findWithTeam(tokenHash));
+    if (!found) throw new InvalidApiKeyError('API key is invalid');
+    const { key, team } = found;
     if (key.status === 'revoked') throw new RevokedApiKeyError('This API key has been revoked');
     if (key.status === 'suspended') throw new SuspendedApiKeyError('This API key is suspended');
-    const team = await this.teams.findById(key.teamId);
-    if (!team) throw new InvalidApiKeyError('API key is invalid');
     if (team.riskState === 'suspended') throw new SuspendedApiKeyError('This team is suspended');
     // last_used_at moves at most once a minute: skip the write when the row says it is fresh.
     const now = this.deps.clock.now();
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= 60_000) await this.keys.touch(key.id, now);
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= 60_000) {
+      await this.keys.touch(key.id, now);
+      this.deps.cache.update(cacheKey, { key: Object.freeze({ ...key, lastUsedAt: now }), team });
+    }
     return {
       team,
       apiKey: key,
       actor: { kind: 'api_key', teamId: team.id, apiKeyId: key.id, permission: key.permission, domainId: key.domainId },
     };
+  }
+
+  /** The key and its team; undefined when either is gone. Cached rows are shared: frozen. */
+  private async findWithTeam(tokenHash: string): Promise<{ key: ApiKey; team: Team } | undefined> {
+    const key = await this.keys.findByTokenHash(tokenHash);
+    const team = key ? await this.teams.findById(key.teamId) : undefined;
+    return key && team ? { key: Object.freeze(key), team: Object.freeze(team) } : undefined;
   }
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { LookupCache } from '../../lib/cache/lookup-cache.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { DnsLookup } from '../../lib/dns/dns-resolver.js';
@@ -18,7 +19,16 @@ import { domainStatusOf } from './domain-verifier.js';
 
 export type DomainView = { domain: Domain; records: Array<DnsRecord & { status: RecordStatus }> };
 
-export type DomainServiceDeps = { knex: Knex; clock: Clock; lookup: DnsLookup; targets: RecordTargets; secrets: SecretBox; events: EventService };
+export type DomainServiceDeps = {
+  knex: Knex;
+  clock: Clock;
+  lookup: DnsLookup;
+  targets: RecordTargets;
+  secrets: SecretBox;
+  events: EventService;
+  /** Verified domains by name, briefly (every send looks its from domain up). */
+  cache: LookupCache;
+};
 
 /** Labels tried, in order, when the caller leaves custom_return_path out. */
 const RETURN_PATH_CANDIDATES = ['send', ...Array.from({ length: 9 }, (_, i) => `send${i + 1}`), 'mailroom-bounces'];
@@ -165,8 +175,12 @@ export class DomainService {
 
   /** The team's verified domain with this exact name (the domain of a `from` address). */
   async findVerifiedByName(teamId: string, name: string): Promise<Domain | undefined> {
-    const domains = await this.repository.findByName(name.toLowerCase());
-    return domains.find((domain) => domain.teamId === teamId && domain.status === 'verified');
+    const lower = name.toLowerCase();
+    return this.deps.cache.get(`verified-domain:${teamId}:${lower}`, async () => {
+      const found = (await this.repository.findByName(lower)).find((domain) => domain.teamId === teamId && domain.status === 'verified');
+      // Cached rows are shared by concurrent requests: frozen.
+      return found ? Object.freeze(found) : undefined;
+    });
   }
 
   /** The team's verified domain with this id, for pinning a sending key to it. */

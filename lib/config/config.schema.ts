@@ -52,6 +52,13 @@ export const configSchema = z
         rateLimitPerSecond: z.number().int().min(1).max(100000).default(10),
         /** Largest request body accepted, in bytes (sends carry attachments). */
         maxBodyBytes: z.number().int().min(1024).default(50 * 1024 * 1024),
+        /**
+         * How long an API process keeps a looked-up API key, team or verified domain, in ms. A
+         * change made in the same process (or another API worker of it) applies at the next
+         * request; one made elsewhere (the command line, another node, the scheduler) within this
+         * long. 0 turns the cache off.
+         */
+        lookupCacheMs: z.number().int().min(0).max(60_000).default(1000),
       })
       .strict()
       .prefault({}),
@@ -180,6 +187,7 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_PUBLIC_URL: { key: 'api.publicUrl', type: 'string' },
   MAILROOM_TRUST_PROXY: { key: 'api.trustProxy', type: 'boolean' },
   MAILROOM_RATE_LIMIT_PER_SECOND: { key: 'api.rateLimitPerSecond', type: 'number' },
+  MAILROOM_API_LOOKUP_CACHE_MS: { key: 'api.lookupCacheMs', type: 'number' },
   MAILROOM_MTA_HOSTNAME: { key: 'mta.hostname', type: 'string' },
   MAILROOM_MTA_PORT: { key: 'mta.port', type: 'number' },
   MAILROOM_MTA_CONCURRENCY: { key: 'mta.concurrency', type: 'number' },
