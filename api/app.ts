@@ -1,4 +1,5 @@
 import Koa, { type Context } from 'koa';
+import type { RequestRecord } from '../core/request-logs/request-log.service.js';
 import type { Services } from '../core/services.js';
 import type { Clock } from '../lib/clock.js';
 import { AppError, ApplicationError, ServiceUnavailableError } from '../lib/errors.js';
@@ -33,35 +34,42 @@ export function createApp(options: AppOptions): Koa {
   app.use(async (ctx) => {
     const started = performance.now();
     const startedAt = options.clock.now();
-    const state: RequestState = { requestId: newId(), path: relativePath(ctx.path), route: null, auth: null, rate: null, body: undefined };
+    const state: RequestState = { requestId: newId(), path: relativePath(ctx.path), route: null, auth: null, rate: null, body: undefined, loggedStatus: null };
     ctx.set('x-request-id', state.requestId);
+    const logRecord = (result: RouteResult): RequestRecord => ({
+      teamId: state.auth!.team.id,
+      apiKeyId: state.auth!.apiKey.id,
+      startedAt,
+      endpoint: state.path,
+      method: ctx.method,
+      responseStatus: result.status,
+      userAgent: ctx.get('user-agent') || undefined,
+      requestId: state.requestId,
+      latencyMs: Math.round(performance.now() - started),
+      requestBody: state.body,
+      responseBody: result.raw ? null : (result.body ?? null),
+      emailId: result.emailId ?? null,
+    });
+    // A handler committing a change takes the log entry into its transaction (latency then ends at that commit).
+    const logWith = (planned: RouteResult) => {
+      if (!state.auth) return [];
+      state.loggedStatus = planned.status;
+      return [options.services.requestLogs.part(logRecord(planned))];
+    };
 
     let result: RouteResult;
     try {
-      result = await runPipeline(ctx, state, { router, services: options.services, maxBodyBytes: options.maxBodyBytes });
+      result = await runPipeline(ctx, state, { router, services: options.services, maxBodyBytes: options.maxBodyBytes, logWith });
     } catch (err) {
       result = errorResult(err, state, options.logger);
     }
     state.rate ??= await options.services.rateLimiter.take({ ip: ctx.ip }).catch(() => null);
     writeResult(ctx, result, state);
-    const latencyMs = Math.round(performance.now() - started);
 
-    if (state.auth) {
+    // Unless the entry already committed with the handler's change and the answer is the one it records.
+    if (state.auth && state.loggedStatus !== result.status) {
       await options.services.requestLogs
-        .record({
-          teamId: state.auth.team.id,
-          apiKeyId: state.auth.apiKey.id,
-          startedAt,
-          endpoint: state.path,
-          method: ctx.method,
-          responseStatus: result.status,
-          userAgent: ctx.get('user-agent') || undefined,
-          requestId: state.requestId,
-          latencyMs,
-          requestBody: state.body,
-          responseBody: result.raw ? null : (result.body ?? null),
-          emailId: result.emailId ?? null,
-        })
+        .record(logRecord(result))
         .catch((err: unknown) => options.logger.error({ err, requestId: state.requestId }, 'could not record request log'));
     }
   });

@@ -6,7 +6,7 @@ import type { Services } from '../core/services.js';
 import { ForbiddenValidationError, MethodNotAllowedError, MissingApiKeyError, NotFoundError, RateLimitExceededError, RestrictedApiKeyError, InvalidPermissionError } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
 import { parseJsonBody, queryObject, readRawBody } from './request-body.js';
-import type { RouteDef, RouteResult } from './route.js';
+import type { RouteContext, RouteDef, RouteResult } from './route.js';
 import type { Router } from './router.js';
 
 /** What one request accumulates on its way through; the outer wrapper logs from it. */
@@ -17,6 +17,8 @@ export type RequestState = {
   auth: Authenticated | null;
   rate: RateDecision | null;
   body: unknown;
+  /** The status a log entry already committed with the handler's change (RouteContext.logWith). */
+  loggedStatus: number | null;
 };
 
 export const API_V1_PREFIX = '/api/v1';
@@ -32,7 +34,11 @@ export function relativePath(path: string): string {
  * The fixed order every request goes through: User-Agent, route, credential, rate limit,
  * permission, input, idempotency, handler. Each step either passes or throws an AppError.
  */
-export async function runPipeline(ctx: Context, state: RequestState, deps: { router: Router; services: Services; maxBodyBytes: number }): Promise<RouteResult> {
+export async function runPipeline(
+  ctx: Context,
+  state: RequestState,
+  deps: { router: Router; services: Services; maxBodyBytes: number; logWith: RouteContext<unknown, unknown, unknown>['logWith'] },
+): Promise<RouteResult> {
   if (!ctx.get('user-agent')) throw new ForbiddenValidationError('The User-Agent header is required', { code: 1010 });
 
   const match = deps.router.match(ctx.method, state.path);
@@ -62,7 +68,7 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: { rou
     query: route.query ? parseInput(route.query, queryObject(ctx.URL.searchParams), 'query') : {},
     body: route.body ? parseInput(route.body, parsedBody, 'body') : undefined,
   };
-  const call = () => route.handler({ ...input, auth: state.auth as Authenticated, services: deps.services, requestId: state.requestId, headers: ctx.headers });
+  const call = () => route.handler({ ...input, auth: state.auth as Authenticated, services: deps.services, requestId: state.requestId, headers: ctx.headers, logWith: deps.logWith });
 
   const idempotencyKey = ctx.headers['idempotency-key'];
   if (!route.idempotent || idempotencyKey === undefined || !state.auth) return call();

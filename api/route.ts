@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Authenticated } from '../core/api-keys/api-key.service.js';
 import type { Services } from '../core/services.js';
+import type { CommitPart } from '../db/group-commit.js';
 
 /**
  * The route table is the single description of the API: the pipeline dispatches from it, the
@@ -30,6 +31,13 @@ export type RouteContext<P, Q, B> = {
   requestId: string;
   /** Request headers (lower-case names), for the few routes that read one. */
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * This request's log entry as a commit part, for a handler that commits a change: the entry
+   * then commits in the same transaction as the change (one durable commit per request, not
+   * two). Pass the result the handler will return once that commit succeeds; no second entry is
+   * written for it. Empty on requests without a credential (nothing is logged there).
+   */
+  logWith: (result: RouteResult) => CommitPart[];
 };
 
 type AnySchema = z.ZodType;

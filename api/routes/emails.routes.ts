@@ -21,8 +21,9 @@ export const emailRoutes = [
     body: sendEmailSchema,
     exampleBody: { from: 'Acme <hello@mail.example.com>', to: 'someone@example.net', subject: 'Hello', html: '<p>Hello</p>' },
     responses: { 200: { description: 'Accepted (not yet delivered)', schema: z.object({ id: z.string() }) } },
-    handler: async ({ body, auth, services }) => {
-      const email = await services.emails.send(auth, body);
+    handler: async ({ body, auth, services, logWith }) => {
+      // The request log commits with the email row: one durable commit per send.
+      const email = await services.emails.send(auth, body, (accepted) => logWith({ status: 200, body: { id: accepted.id }, emailId: accepted.id }));
       return { status: 200, body: { id: email.id }, emailId: email.id };
     },
   }),

@@ -46,38 +46,48 @@ const toAttachment = (row: Row): EmailAttachment => ({
   createdAt: readTimestamp(row.created_at),
 });
 
+const toRow = (email: Email): Row => ({
+  id: email.id,
+  team_id: email.teamId,
+  domain_id: email.domainId,
+  api_key_id: email.apiKeyId,
+  from_header: email.fromHeader,
+  from_address: email.fromAddress,
+  to_addresses: JSON.stringify(email.to),
+  cc_addresses: writeJson(email.cc),
+  bcc_addresses: writeJson(email.bcc),
+  reply_to: writeJson(email.replyTo),
+  suppressed_recipients: writeJson(email.suppressedRecipients.length > 0 ? email.suppressedRecipients : null),
+  subject: email.subject,
+  tags: writeJson(email.tags),
+  headers: writeJson(email.headers),
+  template_id: email.templateId,
+  template_version_id: email.templateVersionId,
+  topic_id: email.topicId,
+  message_id: email.messageId,
+  last_event: email.lastEvent,
+  scheduled_at: email.scheduledAt,
+  size_bytes: email.sizeBytes,
+  spool_segment: email.spool.segment,
+  spool_offset: email.spool.offset,
+  spool_length: email.spool.length,
+  created_at: email.createdAt,
+  updated_at: email.updatedAt,
+});
+
+/** Rows per INSERT statement: well inside SQLite's bound-variable limit and MySQL's packet size. */
+const INSERT_CHUNK = 100;
+
 export class EmailRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(email: Email): Promise<void> {
-    await this.knex('emails').insert({
-      id: email.id,
-      team_id: email.teamId,
-      domain_id: email.domainId,
-      api_key_id: email.apiKeyId,
-      from_header: email.fromHeader,
-      from_address: email.fromAddress,
-      to_addresses: JSON.stringify(email.to),
-      cc_addresses: writeJson(email.cc),
-      bcc_addresses: writeJson(email.bcc),
-      reply_to: writeJson(email.replyTo),
-      suppressed_recipients: writeJson(email.suppressedRecipients.length > 0 ? email.suppressedRecipients : null),
-      subject: email.subject,
-      tags: writeJson(email.tags),
-      headers: writeJson(email.headers),
-      template_id: email.templateId,
-      template_version_id: email.templateVersionId,
-      topic_id: email.topicId,
-      message_id: email.messageId,
-      last_event: email.lastEvent,
-      scheduled_at: email.scheduledAt,
-      size_bytes: email.sizeBytes,
-      spool_segment: email.spool.segment,
-      spool_offset: email.spool.offset,
-      spool_length: email.spool.length,
-      created_at: email.createdAt,
-      updated_at: email.updatedAt,
-    });
+    await this.insertMany([email]);
+  }
+
+  /** Several emails in multi-row INSERTs (the group committer writes a group's emails at once). */
+  async insertMany(emails: Email[]): Promise<void> {
+    for (let i = 0; i < emails.length; i += INSERT_CHUNK) await this.knex('emails').insert(emails.slice(i, i + INSERT_CHUNK).map(toRow));
   }
 
   async insertAttachments(attachments: EmailAttachment[]): Promise<void> {

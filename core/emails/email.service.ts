@@ -37,7 +37,7 @@ function decodeRecord(record: Buffer): { bodies: EmailBodies; mime: Buffer } {
 import { composeMime } from './mime.js';
 import { emailEventData } from './email-event-data.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
-import type { GroupCommitter } from '../../db/group-commit.js';
+import { commitPart, type CommitPart, type GroupCommitter } from '../../db/group-commit.js';
 import type { DownloadLinks } from './download-links.js';
 import { purgeByPlanRetention } from '../retention/plan-retention.js';
 import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
@@ -74,9 +74,10 @@ export class EmailService {
     this.repository = new EmailRepository(deps.knex);
   }
 
-  async send(auth: Authenticated, input: SendEmailInput): Promise<Email> {
+  /** `alongside`: rows to commit in the same transaction as the email's (its request log). */
+  async send(auth: Authenticated, input: SendEmailInput, alongside?: (email: Email) => CommitPart[]): Promise<Email> {
     const prepared = await this.prepare(auth, input);
-    await this.commit([prepared]);
+    await this.commit([prepared], alongside?.(prepared.email));
     return prepared.email;
   }
 
@@ -171,7 +172,7 @@ export class EmailService {
    * (grouped with concurrent requests) before the answer: nothing acknowledged can be lost, and
    * a record orphaned by a crash in between is harmless.
    */
-  private async commit(prepared: PreparedEmail[]): Promise<void> {
+  private async commit(prepared: PreparedEmail[], alongside: CommitPart[] = []): Promise<void> {
     const refs: SpoolRef[] = await Promise.all(prepared.map(({ mime, bodies }) => this.deps.spool.append(encodeRecord(bodies, mime))));
     prepared.forEach((p, i) => (p.email.spool = refs[i]!));
     // Attachment bytes get their own records, so one can be served without parsing the MIME.
@@ -195,17 +196,22 @@ export class EmailService {
       );
     }
     if (prepared.length === 0) return;
-    await this.deps.committer.run(async (trx) => {
-      await new EmailRepository(trx).insertAttachments(attachmentRows);
-      for (const { email } of prepared) {
-        await new EmailRepository(trx).insert(email);
-        for (const recipient of email.suppressedRecipients) {
-          await this.deps.events.record(email.teamId, 'email.suppressed', { ...emailEventData(email, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
-        }
-        if (email.lastEvent === 'scheduled') await this.deps.events.record(email.teamId, 'email.scheduled', emailEventData(email), trx);
-      }
-    });
+    // Grouped with concurrent sends: one transaction, and one INSERT per table, for many requests.
+    await this.deps.committer.commit([commitPart('emails', { emails: prepared.map((p) => p.email), attachmentRows }, this.insertAccepted), ...alongside]);
   }
+
+  /** The rows of a committing group's accepted emails, with their attachments and events. */
+  private readonly insertAccepted = async (trx: Knex, groups: Array<{ emails: Email[]; attachmentRows: EmailAttachment[] }>): Promise<void> => {
+    const emails = groups.flatMap((g) => g.emails);
+    await new EmailRepository(trx).insertAttachments(groups.flatMap((g) => g.attachmentRows));
+    await new EmailRepository(trx).insertMany(emails);
+    for (const email of emails) {
+      for (const recipient of email.suppressedRecipients) {
+        await this.deps.events.record(email.teamId, 'email.suppressed', { ...emailEventData(email, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
+      }
+      if (email.lastEvent === 'scheduled') await this.deps.events.record(email.teamId, 'email.scheduled', emailEventData(email), trx);
+    }
+  };
 
   /** PATCH /emails/{id}: a new time for a scheduled email; once dispatched it is locked. */
   async reschedule(teamId: string, id: string, scheduledAt: string): Promise<Email> {

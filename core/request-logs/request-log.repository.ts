@@ -42,26 +42,38 @@ function toLog(row: RequestLogRow): RequestLog {
   };
 }
 
+function toRow(log: RequestLog): Record<string, unknown> {
+  return {
+    id: log.id,
+    team_id: log.teamId,
+    api_key_id: log.apiKeyId,
+    created_at: log.createdAt,
+    endpoint: log.endpoint.slice(0, 2048),
+    method: log.method,
+    response_status: log.responseStatus,
+    user_agent: log.userAgent?.slice(0, 512) ?? null,
+    source: log.source,
+    request_id: log.requestId,
+    latency_ms: log.latencyMs,
+    request_body: writeJson(log.requestBody),
+    response_body: writeJson(log.responseBody),
+    email_id: log.emailId,
+  };
+}
+
+/** Rows per INSERT statement: well inside SQLite's bound-variable limit and MySQL's packet size. */
+const INSERT_CHUNK = 100;
+
 export class RequestLogRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(log: RequestLog): Promise<void> {
-    await this.knex('request_logs').insert({
-      id: log.id,
-      team_id: log.teamId,
-      api_key_id: log.apiKeyId,
-      created_at: log.createdAt,
-      endpoint: log.endpoint.slice(0, 2048),
-      method: log.method,
-      response_status: log.responseStatus,
-      user_agent: log.userAgent?.slice(0, 512) ?? null,
-      source: log.source,
-      request_id: log.requestId,
-      latency_ms: log.latencyMs,
-      request_body: writeJson(log.requestBody),
-      response_body: writeJson(log.responseBody),
-      email_id: log.emailId,
-    });
+    await this.insertMany([log]);
+  }
+
+  /** Several logs in multi-row INSERTs (the group committer writes a group's logs at once). */
+  async insertMany(logs: RequestLog[]): Promise<void> {
+    for (let i = 0; i < logs.length; i += INSERT_CHUNK) await this.knex('request_logs').insert(logs.slice(i, i + INSERT_CHUNK).map(toRow));
   }
 
   async findInTeam(teamId: string, id: string): Promise<RequestLog | undefined> {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
-import type { GroupCommitter } from '../../db/group-commit.js';
+import { commitPart, type CommitPart, type GroupCommitter } from '../../db/group-commit.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { purgeByPlanRetention } from '../retention/plan-retention.js';
@@ -24,6 +24,8 @@ export type RequestRecord = {
   emailId: string | null;
 };
 
+const insertLogs = (trx: Knex, logs: RequestLog[]) => new RequestLogRepository(trx).insertMany(logs);
+
 export class RequestLogService {
   private readonly logs: RequestLogRepository;
 
@@ -33,26 +35,38 @@ export class RequestLogService {
 
   /** Records one API request; bodies are redacted here, so nothing else has to remember to. */
   async record(request: RequestRecord): Promise<string> {
-    const id = newId();
+    const part = this.part(request);
+    // Grouped with the other requests finishing now: one durable commit, and one INSERT, for many logs.
+    await this.deps.committer.commit([part]);
+    return (part.payload as RequestLog).id;
+  }
+
+  /**
+   * The log entry as a part of another commit (a send's): it commits in the same transaction as
+   * the change it records, so the request costs one durable commit instead of two.
+   */
+  part(request: RequestRecord): CommitPart {
     const failed = request.responseStatus >= 400;
-    // Grouped with the other requests finishing now: one durable commit for many logs.
-    await this.deps.committer.run((trx) => new RequestLogRepository(trx).insert({
-      id,
-      teamId: request.teamId,
-      apiKeyId: request.apiKeyId,
-      createdAt: request.startedAt,
-      endpoint: request.endpoint,
-      method: request.method,
-      responseStatus: request.responseStatus,
-      userAgent: request.userAgent ?? null,
-      source: sourceOf(request.userAgent),
-      requestId: request.requestId,
-      latencyMs: request.latencyMs,
-      requestBody: redactRequestBody(request.requestBody),
-      responseBody: failed ? request.responseBody : null,
-      emailId: request.emailId,
-    }));
-    return id;
+    return commitPart<RequestLog>(
+      'request_logs',
+      {
+        id: newId(),
+        teamId: request.teamId,
+        apiKeyId: request.apiKeyId,
+        createdAt: request.startedAt,
+        endpoint: request.endpoint,
+        method: request.method,
+        responseStatus: request.responseStatus,
+        userAgent: request.userAgent ?? null,
+        source: sourceOf(request.userAgent),
+        requestId: request.requestId,
+        latencyMs: request.latencyMs,
+        requestBody: redactRequestBody(request.requestBody),
+        responseBody: failed ? request.responseBody : null,
+        emailId: request.emailId,
+      },
+      insertLogs,
+    );
   }
 
   async list(teamId: string, query: ListLogsQuery) {
