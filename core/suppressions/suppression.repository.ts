@@ -16,6 +16,8 @@ const toSuppression = (row: Row): Suppression => ({
   createdAt: readTimestamp(row.created_at),
 });
 
+export const pairKey = (teamId: string, emailNormalized: string) => `${teamId} ${emailNormalized}`;
+
 export class SuppressionRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -40,6 +42,16 @@ export class SuppressionRepository {
     if (emails.length === 0) return [];
     const rows = (await this.knex('suppressions').where({ team_id: teamId }).whereIn('email_normalized', emails.map(normalizeEmail))) as Row[];
     return rows.map(toSuppression);
+  }
+
+  /** Which of these (team, normalized address) pairs are suppressed: one query for many teams' look-ups. */
+  async suppressedPairs(pairs: Array<{ teamId: string; emailNormalized: string }>): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const teams = [...new Set(pairs.map((p) => p.teamId))];
+    const emails = [...new Set(pairs.map((p) => p.emailNormalized))];
+    // A superset (every team x every address) by the (team_id, email_normalized) index, narrowed here.
+    const rows = (await this.knex('suppressions').select('team_id', 'email_normalized').whereIn('team_id', teams).whereIn('email_normalized', emails)) as Array<{ team_id: string; email_normalized: string }>;
+    return new Set(rows.map((row) => pairKey(row.team_id, row.email_normalized)));
   }
 
   async findByIds(teamId: string, ids: string[]): Promise<Suppression[]> {

@@ -5,7 +5,8 @@ import { InvalidParameterError, NotFoundError } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import type { EventService } from '../events/event.service.js';
 import { isEmailAddress, normalizeEmail } from '../addresses/email-address.js';
-import { SuppressionRepository } from './suppression.repository.js';
+import { CoalescedReads } from '../../db/coalesced-reads.js';
+import { pairKey, SuppressionRepository } from './suppression.repository.js';
 import type { BatchRemoveInput, ListSuppressionsQuery } from './suppression.schemas.js';
 import type { Suppression, SuppressionOrigin } from './suppression.types.js';
 
@@ -19,8 +20,15 @@ const eventData = (s: Suppression) => ({ id: s.id, email: s.email, origin: s.ori
 export class SuppressionService {
   private readonly repository: SuppressionRepository;
 
+  /** Concurrent sends' look-ups share queries. */
+  private readonly reads: CoalescedReads<{ teamId: string; emails: string[] }, Set<string>>;
+
   constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventService }) {
     this.repository = new SuppressionRepository(deps.knex);
+    this.reads = new CoalescedReads(async (lookups) => {
+      const found = await this.repository.suppressedPairs(lookups.flatMap(({ teamId, emails }) => emails.map((emailNormalized) => ({ teamId, emailNormalized }))));
+      return lookups.map(({ teamId, emails }) => new Set(emails.filter((email) => found.has(pairKey(teamId, email)))));
+    });
   }
 
   async add(teamId: string, email: string, origin: SuppressionOrigin = 'manual', sourceId: string | null = null): Promise<Suppression> {
@@ -87,8 +95,10 @@ export class SuppressionService {
   }
 
   /** The send path: which of these recipients (lower-cased) are suppressed. */
+  /** The normalized addresses among `emails` on the team's list (every send asks: reads are coalesced). */
   async suppressedAmong(teamId: string, emails: string[]): Promise<Set<string>> {
-    return new Set((await this.repository.findByEmails(teamId, emails)).map((s) => normalizeEmail(s.email)));
+    if (emails.length === 0) return new Set();
+    return this.reads.read({ teamId, emails: emails.map(normalizeEmail) });
   }
 
   private async removeAll(teamId: string, suppressions: Suppression[]): Promise<void> {

@@ -2,16 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoalescedSync } from './coalesced-sync.js';
+import { CoalescedWrites } from './coalesced-writes.js';
 
 export type SpoolRef = { segment: string; offset: number; length: number };
 
 /** `writers`: appends reserved on it and not yet synced; a retired segment closes at zero. */
-type Segment = { name: string; handle: FileHandle; size: number; sync: CoalescedSync; writers: number; retired: boolean };
+type Segment = { name: string; handle: FileHandle; size: number; writes: CoalescedWrites; sync: CoalescedSync; writers: number; retired: boolean };
 
 /**
  * The message spool: records appended to segment files, each process writing its own segment.
- * An append returns once its bytes are fsynced; concurrent appends share fsyncs, so accepting
- * many messages at once costs a few disk flushes instead of several per message. Records are
+ * An append returns once its bytes are fsynced; concurrent appends share writes and fsyncs, so
+ * accepting many messages at once costs a few disk flushes instead of several per message. Records are
  * addressed by (segment, offset, length), which the database row keeps.
  */
 export class SegmentSpool {
@@ -38,7 +39,7 @@ export class SegmentSpool {
     segment.size += data.length;
     segment.writers++;
     try {
-      await segment.handle.write(data, 0, data.length, offset);
+      await segment.writes.write(data, offset);
       await segment.sync.request();
     } finally {
       segment.writers--;
@@ -117,7 +118,7 @@ export class SegmentSpool {
     const name = `seg-${Date.now()}-${process.pid}-${randomBytes(4).toString('hex')}.spool`;
     const handle = await open(join(this.dir, name), 'wx', 0o640);
     await this.dirSync.request();
-    const segment: Segment = { name, handle, size: 0, sync: new CoalescedSync(() => handle.datasync()), writers: 0, retired: false };
+    const segment: Segment = { name, handle, size: 0, writes: new CoalescedWrites(handle), sync: new CoalescedSync(() => handle.datasync()), writers: 0, retired: false };
     this.segment = segment;
     return segment;
   }
