@@ -2,15 +2,24 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../core/runtime.js';
 import { VERSION } from '../lib/version.js';
+import { startApiCluster } from './api-cluster.js';
 import { createApp } from './app.js';
 import type { RouteDef } from './route.js';
 import { apiRoutes } from './routes/index.js';
 
-export type ApiServer = { server: Server; url: string; close(): Promise<void> };
+/** `server` is null in the primary of an API cluster (its workers serve). */
+export type ApiServer = { server: Server | null; url: string; close(): Promise<void> };
 
-/** Starts the HTTP API on the configured host and port (0 picks a free port). */
-export async function startApiServer(runtime: Runtime, options: { extraRoutes?: RouteDef[]; port?: number } = {}): Promise<ApiServer> {
+/**
+ * Starts the HTTP API on the configured host and port (0 picks a free port), in this process,
+ * or with `api.workers` > 1 in that many worker processes (`worker` is set inside one of them).
+ */
+export async function startApiServer(runtime: Runtime, options: { extraRoutes?: RouteDef[]; port?: number; worker?: boolean } = {}): Promise<ApiServer> {
   const { config, services, logger, clock } = runtime;
+  if (config.api.workers > 1 && !options.worker) {
+    if (options.extraRoutes || options.port !== undefined) throw new Error('extraRoutes and port apply to a single-process API only');
+    return startApiCluster(runtime);
+  }
   const app = createApp({
     services,
     routes: apiRoutes(VERSION, options.extraRoutes),
@@ -29,7 +38,8 @@ export async function startApiServer(runtime: Runtime, options: { extraRoutes?: 
   const host = config.api.host === '0.0.0.0' || config.api.host === '::' ? '127.0.0.1' : config.api.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (!config.api.publicUrl) runtime.publicUrl.value = url;
-  logger.info({ url }, 'API listening');
+  if (options.worker) logger.debug({ url }, 'API worker listening');
+  else logger.info({ url }, 'API listening');
   return {
     server,
     url,

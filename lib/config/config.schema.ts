@@ -59,6 +59,12 @@ export const configSchema = z
          * long. 0 turns the cache off.
          */
         lookupCacheMs: z.number().int().min(0).max(60_000).default(1000),
+        /**
+         * API worker processes sharing the port (node:cluster), for multi-core machines; each has
+         * its own database pool (database.poolMax). More than 1 needs MySQL and Redis, which the
+         * workers share (rate limits are kept in Redis).
+         */
+        workers: z.number().int().min(1).max(64).default(1),
       })
       .strict()
       .prefault({}),
@@ -188,6 +194,7 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_TRUST_PROXY: { key: 'api.trustProxy', type: 'boolean' },
   MAILROOM_RATE_LIMIT_PER_SECOND: { key: 'api.rateLimitPerSecond', type: 'number' },
   MAILROOM_API_LOOKUP_CACHE_MS: { key: 'api.lookupCacheMs', type: 'number' },
+  MAILROOM_API_WORKERS: { key: 'api.workers', type: 'number' },
   MAILROOM_MTA_HOSTNAME: { key: 'mta.hostname', type: 'string' },
   MAILROOM_MTA_PORT: { key: 'mta.port', type: 'number' },
   MAILROOM_MTA_CONCURRENCY: { key: 'mta.concurrency', type: 'number' },
