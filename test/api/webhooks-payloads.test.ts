@@ -1,0 +1,134 @@
+import t from 'tap';
+import { EVENT_TYPES } from '../../core/events/event.types.js';
+import { automationRunEventData, contactEventData, receivedEmailEventData } from '../../core/webhooks/event-payloads.js';
+import { TestDnsServer } from '../helpers/dns-server.js';
+import { request } from '../helpers/http.js';
+import { addVerifiedDomain } from '../helpers/verified-domain.js';
+import { startWebhookApp, WebhookReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * What each event type POSTs: the envelope with `data` exactly as recorded; email.* carry the
+ * email fields and their extra key, domain.* and suppression.* the resource's public shape.
+ */
+const dns = await TestDnsServer.start();
+const receiver = await WebhookReceiver.start();
+const fx = await startWebhookApp({ env: { MAILROOM_DNS_SERVERS: dns.address } });
+t.teardown(async () => {
+  await fx.close();
+  await receiver.down();
+  await dns.close();
+});
+const { app, team } = fx;
+const call = (method: string, path: string, body?: unknown) => request(app.url, path, { method, token: team.token, body });
+await app.runtime.services.teams.setTier(team.teamId, 2);
+await fx.createEndpoint(receiver.url('/all'), [...EVENT_TYPES]);
+
+/** The bodies received of one type, parsed, once `count` of them arrived. */
+async function received(type: string, count = 1): Promise<Array<{ type: string; created_at: string; data: Record<string, any> }>> {
+  for (let i = 0; i < 400; i++) {
+    const bodies = receiver.received.map((w) => JSON.parse(w.body)).filter((b) => b.type === type);
+    if (bodies.length >= count) return bodies;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${type} delivered`);
+}
+
+t.test('every delivered body is { type, created_at, data } of the recorded event, unchanged', async (t) => {
+  await addVerifiedDomain(app, dns, team.token, 'payloads.test');
+  await call('POST', '/suppressions', { email: 'blocked@example.net' });
+  await call('POST', '/emails', { from: 'a@payloads.test', to: ['blocked@example.net', 'ok@example.net'], subject: 'S', text: 'T', tags: [{ name: 'k', value: 'v' }] });
+  const scheduled = await call('POST', '/emails', { from: 'a@payloads.test', to: 'later@example.net', subject: 'Later', text: 'T', scheduled_at: 'in 1 hour' });
+  await call('POST', `/emails/${scheduled.body.id}/cancel`);
+  await app.runtime.services.deliveries.handOver();
+  await received('email.sent');
+  await received('email.canceled');
+  const events = await app.runtime.services.events.list(team.teamId, { limit: 1000 });
+  await receiver.waitFor(events.length);
+  t.equal(receiver.received.length, events.length, 'one delivery per recorded event');
+  for (const w of receiver.received) {
+    const event = events.find((e) => e.id === w.headers['webhook-id'])!;
+    t.equal(w.body, JSON.stringify({ type: event.type, created_at: event.createdAt.toISOString(), data: event.data }), `${event.type}: the recorded data`);
+  }
+});
+
+t.test('email.* data: the email fields, recipients the event is about, tags, and the extra key', async (t) => {
+  const [suppressed] = await received('email.suppressed');
+  t.match(suppressed!.data, {
+    email_id: String,
+    from: 'a@payloads.test',
+    to: ['blocked@example.net'],
+    subject: 'S',
+    message_id: String,
+    created_at: String,
+    tags: { k: 'v' },
+    suppressed: { reason: 'suppressed', type: 'suppression_list', message: String, diagnosticCode: [] },
+  });
+  const [sent] = await received('email.sent');
+  t.same(Object.keys(sent!.data).sort(), ['created_at', 'email_id', 'from', 'message_id', 'subject', 'tags', 'to']);
+  const [scheduled] = await received('email.scheduled');
+  t.match(scheduled!.data, { to: ['later@example.net'], subject: 'Later' });
+  t.notOk('tags' in scheduled!.data, 'no tags key when the email had none');
+  const [canceled] = await received('email.canceled');
+  t.equal(canceled!.data.email_id, scheduled!.data.email_id);
+});
+
+t.test('domain.* and suppression.* data is the resource as the API answers it', async (t) => {
+  const created = await call('POST', '/domains', { name: 'shape.test' });
+  const createdEvents = await received('domain.created', 2);
+  t.same(createdEvents.at(-1)!.data, created.body, 'domain.created carries the create response');
+  await call('PATCH', `/domains/${created.body.id}`, { open_tracking: true });
+  const updated = (await received('domain.updated', 2)).find((b) => b.data.id === created.body.id)!;
+  t.same(updated.data, (await call('GET', `/domains/${created.body.id}`)).body, 'domain.updated carries the domain after the change');
+  const before = (await call('GET', `/domains/${created.body.id}`)).body;
+  await call('DELETE', `/domains/${created.body.id}`);
+  const [deleted] = await received('domain.deleted');
+  t.same(deleted!.data, before, 'domain.deleted carries the domain as it was');
+  const [added] = await received('suppression.added');
+  t.same(added!.data, (await call('GET', `/suppressions/${added!.data.id}`)).body, 'suppression.added is the suppression');
+  await call('DELETE', '/suppressions/blocked@example.net');
+  const [removed] = await received('suppression.removed');
+  t.same(removed!.data, added!.data, 'suppression.removed carries it as it was');
+});
+
+t.test('contact, received email and automation run payloads', async (t) => {
+  const at = new Date('2026-11-23T10:00:00.000Z');
+  t.same(contactEventData({ id: 'c1', email: 'a@example.com', firstName: 'Ada', lastName: null, unsubscribed: false, properties: { plan: 'pro' }, segmentIds: ['s1'], createdAt: at, updatedAt: at }), {
+    object: 'contact',
+    id: 'c1',
+    email: 'a@example.com',
+    first_name: 'Ada',
+    last_name: null,
+    unsubscribed: false,
+    properties: { plan: 'pro' },
+    segment_ids: ['s1'],
+    created_at: '2026-11-23T10:00:00.000Z',
+    updated_at: '2026-11-23T10:00:00.000Z',
+  });
+  const received = receivedEmailEventData({
+    id: 'r1',
+    from: 'x@example.org',
+    to: ['in@mail.example.com'],
+    cc: [],
+    bcc: [],
+    replyTo: [],
+    receivedFor: ['in@mail.example.com'],
+    subject: 'Hi',
+    messageId: '<m@example.org>',
+    attachments: [{ id: 'a1', filename: 'f.pdf', contentType: 'application/pdf', contentDisposition: 'attachment', contentId: null, size: 10 }],
+    createdAt: at,
+  });
+  t.match(received, { email_id: 'r1', received_for: ['in@mail.example.com'], attachments: [{ id: 'a1', content_type: 'application/pdf', content_disposition: 'attachment', content_id: null, size: 10 }] });
+  t.notOk('html' in received || 'text' in received, 'bodies are not pushed');
+  t.same(automationRunEventData({ id: 'run1', automationId: 'au1', version: 2, contactId: 'c1', trigger: 'svc:contact.created', status: 'failed', error: { step_key: 'send', message: 'template missing' }, createdAt: at, endedAt: at }), {
+    object: 'automation_run',
+    id: 'run1',
+    automation_id: 'au1',
+    version: 2,
+    contact_id: 'c1',
+    trigger: 'svc:contact.created',
+    status: 'failed',
+    error: { step_key: 'send', message: 'template missing' },
+    created_at: '2026-11-23T10:00:00.000Z',
+    ended_at: '2026-11-23T10:00:00.000Z',
+  });
+});
