@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Runtime } from '../../core/runtime.js';
+import type { WebhookDelivery } from '../../core/webhooks/webhook.types.js';
 
 export type WebhookWorker = { stop(): Promise<void>; wake(): void; readonly inFlight: number };
 
@@ -19,7 +20,7 @@ export function startWebhookWorker(runtime: Runtime): WebhookWorker {
   let wake: (() => void) | null = null;
   services.webhookDispatcher.onEndpointDisabled((info) => logger.warn(info, 'webhook endpoint disabled: every attempt failed for webhooks.disableAfterSeconds'));
 
-  const start = (delivery: Awaited<ReturnType<typeof services.webhookDispatcher.claim>>[number]) => {
+  const start = (delivery: WebhookDelivery) => {
     const work = services.webhookDispatcher
       .deliver(delivery)
       .then(() => undefined)

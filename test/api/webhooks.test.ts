@@ -144,6 +144,7 @@ t.test('a sending_access key is 401 restricted_api_key on every webhook route', 
   errorShape(t, await call(key.token, 'GET', '/webhooks'), 401, 'restricted_api_key');
   errorShape(t, await call(key.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent'] }), 401, 'restricted_api_key');
   errorShape(t, await request(app.url, '/webhooks'), 401, 'missing_api_key');
+  errorShape(t, await call(team.token, 'PUT', '/webhooks'), 405, 'method_not_allowed');
 });
 
 t.test('deliveries: list, get with payload, attempts, replay; replay on a disabled endpoint is 422', async (t) => {
