@@ -6,8 +6,27 @@ import type { EventFanOut } from '../events/event.service.js';
 import type { EventType, TeamEvent } from '../events/event.types.js';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
+import type { WebhookDelivery } from './webhook.types.js';
 
 type Subscriptions = { endpoints: Array<{ id: string; events: EventType[] }> };
+
+/** Rows per multi-row INSERT: 11 columns each, far inside the bound-variable limits. */
+const OUTBOX_CHUNK = 100;
+
+/** A new delivery of `event` to one endpoint: due at once, no attempt yet. */
+const outboxRow = (event: TeamEvent, endpointId: string): WebhookDelivery => ({
+  id: newId(),
+  teamId: event.teamId,
+  endpointId,
+  eventId: event.id,
+  eventType: event.type,
+  status: 'pending',
+  attempts: 0,
+  nextAttemptAt: event.createdAt,
+  leaseOwner: null,
+  createdAt: event.createdAt,
+  updatedAt: event.createdAt,
+});
 
 /**
  * Fills the webhook outbox in the transaction that records an event: one row per enabled
@@ -26,24 +45,24 @@ export class WebhookOutbox implements EventFanOut {
   }
 
   async enqueue(trx: Knex, event: TeamEvent): Promise<void> {
-    const { endpoints } = await this.subscriptions(trx, event.teamId);
-    const subscribed = endpoints.filter((endpoint) => endpoint.events.includes(event.type));
-    if (subscribed.length === 0) return;
-    await new WebhookDeliveryRepository(trx).insertMany(
-      subscribed.map((endpoint) => ({
-        id: newId(),
-        teamId: event.teamId,
-        endpointId: endpoint.id,
-        eventId: event.id,
-        eventType: event.type,
-        status: 'pending' as const,
-        attempts: 0,
-        nextAttemptAt: event.createdAt,
-        leaseOwner: null,
-        createdAt: event.createdAt,
-        updatedAt: event.createdAt,
-      })),
-    );
+    await this.enqueueMany(trx, [event]);
+  }
+
+  /**
+   * The same for many events recorded in one transaction (a settle of many emails): one endpoint
+   * look-up per team, and multi-row INSERTs of OUTBOX_CHUNK rows.
+   */
+  async enqueueMany(trx: Knex, events: TeamEvent[]): Promise<void> {
+    const subscriptions = new Map<string, Subscriptions>();
+    const rows: WebhookDelivery[] = [];
+    for (const event of events) {
+      if (!subscriptions.has(event.teamId)) subscriptions.set(event.teamId, await this.subscriptions(trx, event.teamId));
+      for (const endpoint of subscriptions.get(event.teamId)!.endpoints) {
+        if (endpoint.events.includes(event.type)) rows.push(outboxRow(event, endpoint.id));
+      }
+    }
+    const repository = new WebhookDeliveryRepository(trx);
+    for (let i = 0; i < rows.length; i += OUTBOX_CHUNK) await repository.insertMany(rows.slice(i, i + OUTBOX_CHUNK));
   }
 
   /** An endpoint changed in this process: the next event reads the list again. */
