@@ -8,11 +8,16 @@ import type { KeyValueStore } from '../lib/kv/kv.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BrandAssetService } from './brand-assets/brand-asset.service.js';
 import { EventService } from './events/event.service.js';
+import { WebhookOutbox } from './webhooks/webhook-outbox.js';
+import { createWebhookServices } from './webhooks/webhook-services.js';
 import { SuppressionService } from './suppressions/suppression.service.js';
 import { TemplateService } from './templates/template.service.js';
 import { EmailService } from './emails/email.service.js';
 import { EmailEvents } from './emails/email-events.js';
+import { TrackingService } from './tracking/tracking.service.js';
+import { TrackingTokens } from './tracking/tracking-tokens.js';
 import { DeliveryService } from './deliveries/delivery.service.js';
+import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DownloadLinks } from './emails/download-links.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
@@ -31,6 +36,7 @@ import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { RequestLogService } from './request-logs/request-log.service.js';
 import { TeamService } from './teams/team.service.js';
+import { MetricsService } from './metrics/metric.service.js';
 
 export type Infrastructure = {
   knex: Knex;
@@ -52,7 +58,9 @@ export type Infrastructure = {
 /** Every domain service, built once per process from the infrastructure it runs on. */
 export function createServices(infra: Infrastructure) {
   const { knex, clock, config, lookup } = infra;
-  const events = new EventService({ knex, clock });
+  // Every recorded event queues its webhook deliveries in the same transaction.
+  const webhookOutbox = new WebhookOutbox(config.webhooks.endpointCacheMs);
+  const events = new EventService({ knex, clock, fanOut: webhookOutbox });
   const emailEvents = new EmailEvents({ clock, events });
   // One group committer per process: concurrent requests share durable commits.
   const committer = new GroupCommitter(knex);
@@ -75,15 +83,19 @@ export function createServices(infra: Infrastructure) {
   const ca = config.attachments.fetchCaFile ? readFileSync(config.attachments.fetchCaFile, 'utf8') : undefined;
   const fetchAttachment = (url: string) =>
     safeFetch(url, { lookup, policy: fetchPolicy, timeoutMs: config.attachments.fetchTimeoutMs, maxBytes: config.attachments.fetchMaxBytes, ca });
+  const tracking = new TrackingService({ knex, clock, emailEvents, tokens: new TrackingTokens(infra.masterKey), scheme: config.tracking.scheme, trackingHost: config.tracking.host, publicUrl: infra.publicUrl });
   return {
     events,
+    ...createWebhookServices({ knex, clock, config, lookup, masterKey: infra.masterKey, events, outbox: webhookOutbox }),
     emailEvents,
+    tracking,
     deliveries: new DeliveryService({ knex, clock, events, emailEvents, suppressions, maxQueueSeconds: config.mta.maxQueueSeconds }),
+    deliveryRetention: new DeliveryRetention({ knex, clock, transcriptRetentionDays: config.mta.transcriptRetentionDays }),
     domains,
     suppressions,
     templates,
     teams,
-    emails: new EmailService({ knex, clock, spool: infra.spool, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment, committer, links: new DownloadLinks(infra.masterKey, infra.publicUrl) }),
+    emails: new EmailService({ knex, clock, spool: infra.spool, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment, committer, links: new DownloadLinks(infra.masterKey, infra.publicUrl), instrumentHtml: (html, id, domain) => tracking.instrument(html, id, domain) }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: (teamId, id) => domains.findVerified(teamId, id), cache: lookupCache }),
     requestLogs: new RequestLogService({ knex, clock, committer }),
@@ -91,6 +103,7 @@ export function createServices(infra: Infrastructure) {
     rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
     brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),
     readiness: new ReadinessService({ knex, kv: infra.kv, blobs: infra.blobs, version: infra.version, env: config.env }),
+    metrics: new MetricsService({ knex, clock }),
     simulatorDomain,
     lookupCache,
   };

@@ -27,6 +27,9 @@ const toDelivery = (row: Row): Delivery => ({
   updatedAt: readTimestamp(row.updated_at),
 });
 
+/** Rows per INSERT: 18 columns each, well inside SQLite's and MySQL's bound-variable limits. */
+const INSERT_CHUNK = 100;
+
 /** States a worker may claim from; `sending` only once its lease (kept in next_attempt_at) ran out. */
 const CLAIMABLE: DeliveryState[] = ['queued', 'deferred', 'sending'];
 /** States an operator command may change: not settled ones, not one a worker holds right now. */
@@ -35,7 +38,12 @@ const WAITING: DeliveryState[] = ['queued', 'deferred', 'held'];
 export class DeliveryRepository {
   constructor(private readonly knex: Knex) {}
 
+  /** In multi-row INSERTs of INSERT_CHUNK rows (a hand-over of many emails stays within bind-variable limits). */
   async insertMany(deliveries: Delivery[]): Promise<void> {
+    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) await this.insertChunk(deliveries.slice(i, i + INSERT_CHUNK));
+  }
+
+  private async insertChunk(deliveries: Delivery[]): Promise<void> {
     if (deliveries.length === 0) return;
     await this.knex('deliveries').insert(
       deliveries.map((d) => ({
@@ -88,7 +96,12 @@ export class DeliveryRepository {
   }
 
   async insertAttempt(delivery: Delivery, outcome: 'delivered' | 'deferred' | 'bounced', attempt: AttemptRecord, now: Date): Promise<void> {
-    await this.knex('delivery_attempts').insert({
+    await this.insertAttempts([{ delivery, outcome, attempt }], now);
+  }
+
+  /** The attempts of a settle, in multi-row INSERTs of INSERT_CHUNK rows. */
+  async insertAttempts(attempts: Array<{ delivery: Delivery; outcome: 'delivered' | 'deferred' | 'bounced'; attempt: AttemptRecord }>, now: Date): Promise<void> {
+    const rows = attempts.map(({ delivery, outcome, attempt }) => ({
       id: newId(),
       delivery_id: delivery.id,
       email_id: delivery.emailId,
@@ -100,7 +113,8 @@ export class DeliveryRepository {
       transcript: attempt.transcript,
       duration_ms: Math.round(attempt.durationMs),
       created_at: now,
-    });
+    }));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await this.knex('delivery_attempts').insert(rows.slice(i, i + INSERT_CHUNK));
   }
 
   async ofEmail(emailId: string): Promise<Delivery[]> {

@@ -1,15 +1,19 @@
 import type { Knex } from 'knex';
+import { commitPart, GroupCommitter } from '../../db/group-commit.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { normalizeEmail } from '../addresses/email-address.js';
 import { parseMailbox } from '../addresses/mailbox.js';
 import { emailEventData } from '../emails/email-event-data.js';
-import type { EmailEvents } from '../emails/email-events.js';
+import type { EmailEventEntry, EmailEvents } from '../emails/email-events.js';
 import { EmailRepository } from '../emails/email.repository.js';
 import type { Email } from '../emails/email.types.js';
 import type { EventService } from '../events/event.service.js';
 import type { SuppressionService } from '../suppressions/suppression.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
+import { takeQueuedEmails } from './hand-over.js';
+import { retryConflicts } from './retry-conflicts.js';
+import { settleRows } from './settle-rows.js';
 import { EgressBlockRepository } from './egress-block.repository.js';
 import type { AttemptRecord, BounceDetails, Delivery, Lane, QueueFilter } from './delivery.types.js';
 
@@ -21,6 +25,19 @@ export type DeliveryServiceDeps = {
   suppressions: SuppressionService;
   /** A delivery not done after this long bounces. */
   maxQueueSeconds: number;
+};
+
+/** What a settle records besides the delivery rows: its events, and what commits with them. */
+type Announcement = { events: EmailEventEntry[]; delayNotified?: string[]; alongside?: (trx: Knex.Transaction) => Promise<void> };
+
+/** One outcome waiting for the next settle group; `settled` is filled in by the group's write. */
+type SettleRequest = {
+  group: Delivery[];
+  attempt: AttemptRecord;
+  outcome: 'delivered' | 'deferred' | 'bounced';
+  changes: Record<string, unknown>;
+  announce: (settled: Delivery[]) => Announcement;
+  settled: Delivery[];
 };
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -36,32 +53,53 @@ export class DeliveryService {
   readonly repository: DeliveryRepository;
   readonly blocks: EgressBlockRepository;
   private readonly emails: EmailRepository;
+  /** One settle transaction at a time; the next group gathers while it commits. */
+  private readonly settles: GroupCommitter;
 
   constructor(private readonly deps: DeliveryServiceDeps) {
+    this.settles = new GroupCommitter(deps.knex, 1, 200);
     this.repository = new DeliveryRepository(deps.knex);
     this.emails = new EmailRepository(deps.knex);
     this.blocks = new EgressBlockRepository(deps.knex);
   }
 
   /**
-   * queued emails -> deliveries. Each email moves by a conditional update inside the
-   * transaction that creates its deliveries, so with several mta processes each email is
-   * handed over exactly once. Returns how many emails were handed over.
+   * queued emails -> deliveries, `limit` at a time in one transaction: each email moves from
+   * queued to sent (once, even with several mta processes: see takeQueuedEmails), its
+   * deliveries are inserted and email.sent recorded. If that transaction fails, the emails are
+   * retried one per transaction so one bad email cannot hold up the rest. Returns how many
+   * emails were handed over.
    */
   async handOver(limit = 200, lane: Lane = 'transactional'): Promise<number> {
     const emails = await this.emails.queuedForHandOver(limit);
-    let handed = 0;
-    for (const email of emails) {
-      const now = this.deps.clock.now();
-      const moved = await this.deps.knex.transaction(async (trx) => {
-        if (!(await new EmailRepository(trx).markHandedOver(email.id, now))) return false;
-        await new DeliveryRepository(trx).insertMany(this.deliveriesOf(email, lane, now));
-        await this.deps.events.record(email.teamId, 'email.sent', emailEventData(email), trx);
-        return true;
-      });
-      if (moved) handed++;
+    if (emails.length === 0) return 0;
+    try {
+      return await this.handOverTogether(emails, lane);
+    } catch (err) {
+      if (emails.length === 1) throw err;
     }
+    let handed = 0;
+    let failure: unknown = null;
+    for (const email of emails) {
+      try {
+        handed += await this.handOverTogether([email], lane);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    if (failure && handed === 0) throw failure;
     return handed;
+  }
+
+  private handOverTogether(emails: Email[], lane: Lane): Promise<number> {
+    const now = this.deps.clock.now();
+    return this.deps.knex.transaction(async (trx) => {
+      const taken = new Set(await takeQueuedEmails(trx, emails.map((email) => email.id), now));
+      const moved = emails.filter((email) => taken.has(email.id));
+      await new DeliveryRepository(trx).insertMany(moved.flatMap((email) => this.deliveriesOf(email, lane, now)));
+      await this.deps.events.recordMany(trx, moved.map((email) => ({ teamId: email.teamId, type: 'email.sent' as const, data: emailEventData(email) })));
+      return moved.length;
+    });
   }
 
   private deliveriesOf(email: Email, lane: Lane, now: Date): Delivery[] {
@@ -105,11 +143,16 @@ export class DeliveryService {
     return this.emails.findById(id);
   }
 
+  /** A claim's emails in one query (those still there: retention may have purged some). */
+  async emailsByIds(ids: string[]): Promise<Email[]> {
+    return this.emails.findByIds(ids);
+  }
+
   /** The recipients' server accepted: email.delivered for them. */
   async delivered(email: Email, group: Delivery[], attempt: AttemptRecord): Promise<Delivery[]> {
-    return this.settle(group, attempt, 'delivered', { state: 'delivered' }, async (trx, settled) => {
-      await this.deps.emailEvents.record(trx, email, 'email.delivered', {}, settled.map((d) => d.recipient));
-    });
+    return this.settle(group, attempt, 'delivered', { state: 'delivered' }, (settled) => ({
+      events: [{ email, type: 'email.delivered', recipients: settled.map((d) => d.recipient) }],
+    }));
   }
 
   /**
@@ -117,69 +160,90 @@ export class DeliveryService {
    * email.delivery_delayed; later ones are quiet.
    */
   async deferred(email: Email, group: Delivery[], attempt: AttemptRecord, nextAttemptAt: Date, delayType: string): Promise<Delivery[]> {
-    return this.settle(group, attempt, 'deferred', { state: 'deferred', next_attempt_at: nextAttemptAt }, async (trx, settled) => {
+    return this.settle(group, attempt, 'deferred', { state: 'deferred', next_attempt_at: nextAttemptAt }, (settled) => {
       const first = settled.filter((d) => !d.delayNotified);
-      if (first.length === 0) return;
-      await trx('deliveries').whereIn('id', first.map((d) => d.id)).update({ delay_notified: true });
+      if (first.length === 0) return { events: [] };
       const recipients = first.map((d) => d.recipient);
       const expirationTime = new Date(Math.min(...first.map((d) => d.expiresAt.getTime()))).toISOString();
-      await this.deps.emailEvents.record(trx, email, 'email.delivery_delayed', { delay: { type: delayType, expirationTime, delayedRecipients: recipients } }, recipients);
+      return {
+        events: [{ email, type: 'email.delivery_delayed', extra: { delay: { type: delayType, expirationTime, delayedRecipients: recipients } }, recipients }],
+        delayNotified: first.map((d) => d.id),
+      };
     });
   }
 
-  /** A permanent failure (or expiry): email.bounced; a hard bounce suppresses the recipient. */
+  /** A permanent failure (or expiry): email.bounced; a hard bounce suppresses the recipient, in the same transaction. */
   async bounced(email: Email, group: Delivery[], attempt: AttemptRecord, bounce: BounceDetails, hard: boolean): Promise<Delivery[]> {
-    const settled = await this.settle(group, attempt, 'bounced', { state: 'bounced' }, async (trx, rows) => {
-      await this.deps.emailEvents.record(trx, email, 'email.bounced', { bounce }, rows.map((d) => d.recipient));
+    return this.settle(group, attempt, 'bounced', { state: 'bounced' }, (rows) => {
+      const recipients = rows.map((d) => d.recipient);
+      return {
+        events: [{ email, type: 'email.bounced', extra: { bounce }, recipients }],
+        alongside: hard ? async (trx) => void (await this.deps.suppressions.addMany(email.teamId, recipients, 'bounce', email.id, trx)) : undefined,
+      };
     });
-    if (hard && settled.length > 0) await this.deps.suppressions.addMany(email.teamId, settled.map((d) => d.recipient), 'bounce', email.id);
-    return settled;
   }
 
   /** The recipient's server accepted and the recipient then complained (the simulator's complained@). */
   async complained(email: Email, group: Delivery[], attempt: AttemptRecord): Promise<Delivery[]> {
-    return this.settle(group, attempt, 'delivered', { state: 'delivered' }, async (trx, settled) => {
+    return this.settle(group, attempt, 'delivered', { state: 'delivered' }, (settled) => {
       const recipients = settled.map((d) => d.recipient);
-      await this.deps.emailEvents.record(trx, email, 'email.delivered', {}, recipients);
-      await this.deps.emailEvents.record(trx, email, 'email.complained', {}, recipients);
+      return { events: [{ email, type: 'email.delivered', recipients }, { email, type: 'email.complained', recipients }] };
     });
   }
 
   /** Not sent because the recipient is suppressed (the simulator's suppressed@). */
   async suppressed(email: Email, group: Delivery[], attempt: AttemptRecord, message: string): Promise<Delivery[]> {
-    return this.settle(group, attempt, 'bounced', { state: 'suppressed' }, async (trx, settled) => {
-      const recipients = settled.map((d) => d.recipient);
-      await this.deps.emailEvents.record(trx, email, 'email.suppressed', { suppressed: { reason: 'suppressed', type: 'suppression_list', message, diagnosticCode: [] } }, recipients);
-    });
+    return this.settle(group, attempt, 'bounced', { state: 'suppressed' }, (settled) => ({
+      events: [{ email, type: 'email.suppressed', extra: { suppressed: { reason: 'suppressed', type: 'suppression_list', message, diagnosticCode: [] } }, recipients: settled.map((d) => d.recipient) }],
+    }));
   }
 
   /** The email cannot be sent at all (its domain or stored message is gone): email.failed. */
   async failed(email: Email, group: Delivery[], attempt: AttemptRecord, reason: string): Promise<Delivery[]> {
-    return this.settle(group, attempt, 'bounced', { state: 'failed' }, async (trx, settled) => {
-      await this.deps.emailEvents.record(trx, email, 'email.failed', { failed: { reason } }, settled.map((d) => d.recipient));
-    });
+    return this.settle(group, attempt, 'bounced', { state: 'failed' }, (settled) => ({
+      events: [{ email, type: 'email.failed', extra: { failed: { reason } }, recipients: settled.map((d) => d.recipient) }],
+    }));
   }
 
+  /**
+   * Settles through the group committer: outcomes arriving while a settle transaction commits
+   * wait and are written together in the next one, so a worker with many messages in flight
+   * pays a few statements and one durable commit per group instead of per message (see
+   * writeSettles). A lost lease still changes nothing; a group that fails is retried outcome by
+   * outcome, so one failure stays with its own deliveries; a deadlock victim is run again.
+   */
   private async settle(
     group: Delivery[],
     attempt: AttemptRecord,
-    outcome: 'delivered' | 'deferred' | 'bounced',
+    outcome: SettleRequest['outcome'],
     changes: Record<string, unknown>,
-    announce: (trx: Knex.Transaction, settled: Delivery[]) => Promise<void>,
+    announce: SettleRequest['announce'],
   ): Promise<Delivery[]> {
+    const request: SettleRequest = { group, attempt, outcome, changes, announce, settled: [] };
+    await retryConflicts(() => this.settles.commit([commitPart('settle', request, (trx, requests) => this.writeSettles(trx, requests))]));
+    return request.settled;
+  }
+
+  /** One group's outcomes: the delivery rows, their attempts, the events and whatever goes with them. */
+  private async writeSettles(trx: Knex.Transaction, requests: SettleRequest[]): Promise<void> {
     const now = this.deps.clock.now();
-    return this.deps.knex.transaction(async (trx) => {
-      const repository = new DeliveryRepository(trx);
-      const settled: Delivery[] = [];
-      for (const delivery of group) {
-        const row = { ...changes, attempts: delivery.attempts + 1, egress_ip: attempt.egressIp, last_reply: attempt.reply, updated_at: now };
-        if (!(await repository.settle(delivery, row))) continue;
-        await repository.insertAttempt(delivery, outcome, attempt, now);
-        settled.push(delivery);
-      }
-      if (settled.length > 0) await announce(trx, settled);
-      return settled;
-    });
+    const rows = requests.flatMap(({ group, changes, attempt }) =>
+      group.map((delivery) => ({ delivery, row: { ...changes, attempts: delivery.attempts + 1, egress_ip: attempt.egressIp, last_reply: attempt.reply, updated_at: now } })),
+    );
+    const settledIds = await settleRows(trx, rows);
+    const announcements: Announcement[] = [];
+    for (const request of requests) {
+      request.settled = request.group.filter((d) => settledIds.has(d.id));
+      // A delivery appears in one request of a group at most; a repeat settles nothing.
+      for (const d of request.settled) settledIds.delete(d.id);
+      if (request.settled.length > 0) announcements.push(request.announce(request.settled));
+    }
+    const repository = new DeliveryRepository(trx);
+    await repository.insertAttempts(requests.flatMap(({ settled, outcome, attempt }) => settled.map((delivery) => ({ delivery, outcome, attempt }))), now);
+    const delayNotified = announcements.flatMap((a) => a.delayNotified ?? []);
+    if (delayNotified.length > 0) await trx('deliveries').whereIn('id', delayNotified).update({ delay_notified: true });
+    await this.deps.emailEvents.recordMany(trx, announcements.flatMap((a) => a.events));
+    for (const { alongside } of announcements) await alongside?.(trx);
   }
 
   /** A blocklisting-style rejection of `egressIp` by `destination` (see EgressBlockRepository). */

@@ -16,6 +16,7 @@ import { DomainRepository } from './domain.repository.js';
 import type { CreateDomainInput, UpdateDomainInput } from './domain.schemas.js';
 import { RECEIVING_REGIONS, type DkimAlgorithm, type DkimKey, type DnsRecord, type Domain, type RecordStatus } from './domain.types.js';
 import { domainStatusOf } from './domain-verifier.js';
+import { publicDomain } from './domain.shape.js';
 
 export type DomainView = { domain: Domain; records: Array<DnsRecord & { status: RecordStatus }> };
 
@@ -253,15 +254,7 @@ export class DomainService {
   }
 }
 
-/** Payload of domain.* events: the domain as the API shows it. */
+/** Payload of domain.* events: the domain as the API shows it (records with their statuses). */
 export function eventData(view: DomainView): Record<string, unknown> {
-  const { domain } = view;
-  return {
-    id: domain.id,
-    name: domain.name,
-    status: domain.status,
-    region: domain.region,
-    created_at: domain.createdAt.toISOString(),
-    records: view.records.map((r) => ({ record: r.record, name: r.name, type: r.type, value: r.value, status: r.status })),
-  };
+  return publicDomain(view);
 }

@@ -15,6 +15,9 @@ export type EmailEventExtra =
   | { delay: { type: string; expirationTime: string; delayedRecipients: string[] } }
   | Record<string, never>;
 
+/** One email event of a `recordMany` call. */
+export type EmailEventEntry = { email: Email; type: EventType & `email.${string}`; extra?: EmailEventExtra; recipients?: string[] };
+
 /**
  * Every change of an email's state after acceptance goes through here: the event is written to
  * the one events table and the email's `last_event` moves, in the caller's transaction, so the
@@ -28,5 +31,23 @@ export class EmailEvents {
     const lastEvent = type.slice('email.'.length) as EmailLastEvent;
     await trx('emails').where({ id: email.id }).update({ last_event: lastEvent, updated_at: event.createdAt });
     return event;
+  }
+
+  /**
+   * Several email events in the caller's transaction (see EventService.recordMany); each email's
+   * `last_event` ends at its last entry's type, written with one UPDATE per resulting type.
+   */
+  async recordMany(trx: Knex.Transaction, entries: EmailEventEntry[]): Promise<TeamEvent[]> {
+    if (entries.length === 0) return [];
+    const events = await this.deps.events.recordMany(
+      trx,
+      entries.map(({ email, type, extra, recipients }) => ({ teamId: email.teamId, type, data: { ...emailEventData(email, recipients), ...(extra ?? {}) } })),
+    );
+    const last = new Map<string, EmailLastEvent>();
+    for (const { email, type } of entries) last.set(email.id, type.slice('email.'.length) as EmailLastEvent);
+    const byState = new Map<EmailLastEvent, string[]>();
+    for (const [id, state] of last) byState.set(state, [...(byState.get(state) ?? []), id]);
+    for (const [state, ids] of byState) await trx('emails').whereIn('id', ids).update({ last_event: state, updated_at: events[0]!.createdAt });
+    return events;
   }
 }

@@ -126,6 +126,12 @@ export class EmailRepository {
     return row ? toEmail(row) : undefined;
   }
 
+  /** The emails with these ids that exist, in one query (the MTA reads a claim's emails at once). */
+  async findByIds(ids: string[]): Promise<Email[]> {
+    if (ids.length === 0) return [];
+    return ((await this.knex('emails').whereIn('id', ids)) as Row[]).map(toEmail);
+  }
+
   /** Emails accepted for immediate delivery and not yet handed to the MTA, oldest first. */
   async queuedForHandOver(limit: number): Promise<Email[]> {
     return ((await this.knex('emails').where({ last_event: 'queued' }).orderBy('created_at').limit(limit)) as Row[]).map(toEmail);

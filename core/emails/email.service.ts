@@ -8,6 +8,7 @@ import { parseMailbox, type Mailbox } from '../addresses/mailbox.js';
 import { assertSandboxAllows } from '../domains/sandbox.js';
 import { sendingStatus } from '../domains/sending-status.js';
 import type { DomainService } from '../domains/domain.service.js';
+import type { Domain } from '../domains/domain.types.js';
 import type { EventService } from '../events/event.service.js';
 import type { PageQuery } from '../pagination/list-query.js';
 import type { SuppressionService } from '../suppressions/suppression.service.js';
@@ -58,6 +59,8 @@ export type EmailServiceDeps = {
   fetchAttachment: (url: string) => Promise<SafeFetchResult>;
   committer: GroupCommitter;
   links: DownloadLinks;
+  /** Open and click tracking of the HTML part, for domains with either on. */
+  instrumentHtml?: (html: string, emailId: string, domain: Domain) => string;
 };
 
 const parseAll = (values: string[] | undefined): Mailbox[] => (values ?? []).map((value) => parseMailbox(value)!);
@@ -136,7 +139,9 @@ export class EmailService {
 
     const id = newId();
     const messageId = `<${id}@${domain.name}>`;
-    const mime = await composeMime({ from, to, cc, replyTo, subject: content.subject, html: content.html, text: content.text, headers: input.headers ?? {}, attachments, messageId, date: now });
+    const { instrumentHtml } = this.deps;
+    const html = content.html !== null && instrumentHtml && (domain.openTracking || domain.clickTracking) ? instrumentHtml(content.html, id, domain) : content.html;
+    const mime = await composeMime({ from, to, cc, replyTo, subject: content.subject, html, text: content.text, headers: input.headers ?? {}, attachments, messageId, date: now });
     const allSuppressed = suppressed.length === new Set(recipients.map((r) => r.toLowerCase())).size;
     const email: Email = {
       id,

@@ -9,6 +9,9 @@ type EventRow = { id: string; team_id: string; type: string; data: string; creat
 
 const toEvent = (row: EventRow): TeamEvent => ({ id: row.id, teamId: row.team_id, type: row.type as EventType, data: readJson(row.data, {}), createdAt: readTimestamp(row.created_at) });
 
+/** Rows per multi-row INSERT of events: 5 columns each, far inside the bound-variable limits. */
+const EVENT_CHUNK = 100;
+
 /** Work that must commit with every recorded event (the webhook outbox). */
 export type EventFanOut = { enqueue(trx: Knex, event: TeamEvent): Promise<void> };
 
@@ -30,6 +33,22 @@ export class EventService {
     if (this.deps.fanOut && !trx.isTransaction) await trx.transaction(write);
     else await write(trx);
     return event;
+  }
+
+  /**
+   * Several events in the caller's transaction, in multi-row INSERTs of EVENT_CHUNK rows, each
+   * with its webhook fan-out: what a settle or hand-over of many emails records in one commit,
+   * at a few statements instead of one per event. Same rows as `record`, in the given order.
+   */
+  async recordMany(trx: Knex.Transaction, entries: Array<{ teamId: string; type: EventType; data: Record<string, unknown> }>): Promise<TeamEvent[]> {
+    const createdAt = this.deps.clock.now();
+    const events: TeamEvent[] = entries.map((entry) => ({ id: newId(), teamId: entry.teamId, type: entry.type, data: entry.data, createdAt }));
+    for (let i = 0; i < events.length; i += EVENT_CHUNK) {
+      const chunk = events.slice(i, i + EVENT_CHUNK);
+      await trx('events').insert(chunk.map((event) => ({ id: event.id, team_id: event.teamId, type: event.type, data: JSON.stringify(event.data), created_at: event.createdAt })));
+    }
+    if (this.deps.fanOut) for (const event of events) await this.deps.fanOut.enqueue(trx, event);
+    return events;
   }
 
   /** One recorded event by id, for webhook delivery. */

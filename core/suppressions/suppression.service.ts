@@ -9,8 +9,10 @@ import { CoalescedReads } from '../../db/coalesced-reads.js';
 import { pairKey, SuppressionRepository } from './suppression.repository.js';
 import type { BatchRemoveInput, ListSuppressionsQuery } from './suppression.schemas.js';
 import type { Suppression, SuppressionOrigin } from './suppression.types.js';
+import { publicSuppression } from './suppression.shape.js';
 
-const eventData = (s: Suppression) => ({ id: s.id, email: s.email, origin: s.origin, source_id: s.sourceId, created_at: s.createdAt.toISOString() });
+/** Payload of suppression.* events: the suppression as the API shows it. */
+const eventData = publicSuppression;
 
 /**
  * The per-team suppression list. Addresses match case-insensitively; adding an address already
@@ -35,12 +37,16 @@ export class SuppressionService {
     return (await this.addMany(teamId, [email], origin, sourceId))[0]!;
   }
 
-  /** Adds each address not yet suppressed; returns every address's suppression, in input order. */
-  async addMany(teamId: string, emails: string[], origin: SuppressionOrigin = 'manual', sourceId: string | null = null): Promise<Suppression[]> {
+  /**
+   * Adds each address not yet suppressed; returns every address's suppression, in input order.
+   * `within`: a caller's transaction to join (a savepoint inside it), so a hard bounce and the
+   * suppression it causes commit together.
+   */
+  async addMany(teamId: string, emails: string[], origin: SuppressionOrigin = 'manual', sourceId: string | null = null, within: Knex = this.deps.knex): Promise<Suppression[]> {
     const unique = [...new Map(emails.map((email) => [normalizeEmail(email), email.trim()])).entries()];
     for (let attempt = 0; ; attempt++) {
       try {
-        const byAddress = await this.deps.knex.transaction(async (trx) => {
+        const byAddress = await within.transaction(async (trx) => {
           const repository = new SuppressionRepository(trx);
           const existing = new Map((await repository.findByEmails(teamId, unique.map(([n]) => n))).map((s) => [normalizeEmail(s.email), s]));
           for (const [normalized, email] of unique) {

@@ -18,6 +18,12 @@ import { addEmailHeaders } from './20261123-0016-add-email-headers.js';
 import { createDeliveries } from './20261123-0017-create-deliveries.js';
 import { createDeliveryAttempts } from './20261123-0018-create-delivery-attempts.js';
 import { createEgressBlocks } from './20261123-0019-create-egress-blocks.js';
+import { createWebhookEndpoints } from './20261123-0030-create-webhook-endpoints.js';
+import { createWebhookDeliveries } from './20261123-0031-create-webhook-deliveries.js';
+import { createWebhookAttempts } from './20261123-0032-create-webhook-attempts.js';
+import { createMetricBuckets } from './20261123-0040-create-metric-buckets.js';
+import { createMetricFirstSeen } from './20261123-0041-create-metric-first-seen.js';
+import { createMetricRollupState } from './20261123-0042-create-metric-rollup-state.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -40,4 +46,10 @@ export const migrations: Migration[] = [
   createDeliveries,
   createDeliveryAttempts,
   createEgressBlocks,
+  createWebhookEndpoints,
+  createWebhookDeliveries,
+  createWebhookAttempts,
+  createMetricBuckets,
+  createMetricFirstSeen,
+  createMetricRollupState,
 ];

@@ -133,6 +133,8 @@ export const configSchema = z
       .object({
         /** CNAME target of every domain's tracking subdomain (opens, clicks, unsubscribes). */
         host: z.string().min(1).default('track.mailroom.localhost'),
+        /** Scheme of the open and click tracking links written into mail; http only for development and tests. */
+        scheme: z.enum(['https', 'http']).default('https'),
       })
       .strict()
       .prefault({}),
@@ -163,6 +165,41 @@ export const configSchema = z
         fetchAllowAddresses: z.array(z.string().min(1)).default([]),
         /** PEM file of extra CA certificates trusted for attachment fetches. */
         fetchCaFile: z.string().min(1).optional(),
+      })
+      .strict()
+      .prefault({}),
+    webhooks: z
+      .object({
+        /** Endpoint URLs must be https; true also accepts http (development and tests only). */
+        allowHttp: z.boolean().default(false),
+        /**
+         * Addresses or CIDRs exempt from the private/loopback/link-local refusal of endpoint URLs
+         * (an internal receiver; tests). Empty by default: nothing internal is reachable.
+         */
+        allowAddresses: z.array(z.string().min(1)).default([]),
+        /** One delivery attempt, from connecting to the last byte read, in ms. */
+        timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+        /** Bytes of each receiver's response kept in the attempt log; the rest is not read. */
+        maxResponseBytes: z.number().int().min(0).max(1024 * 1024).default(64 * 1024),
+        /**
+         * Delays before each retry of a failed delivery, in seconds (+-10% jitter); once they are
+         * used up the delivery is failed. The default spans about 27 hours over 8 attempts.
+         */
+        retrySchedule: z.array(z.number().min(0)).min(1).default([5, 300, 1800, 7200, 18000, 36000, 36000]),
+        /** An endpoint whose every attempt failed for this long is disabled (PATCH status enabled restores it). */
+        disableAfterSeconds: z.number().int().min(1).default(5 * 86400),
+        /** After a signing-secret rotation, the previous secret keeps signing beside the new one this long. */
+        secretGraceSeconds: z.number().int().min(0).default(86400),
+        /** Deliveries in flight at once per scheduler process. */
+        concurrency: z.number().int().min(1).max(1000).default(50),
+        /** How often an idle delivery worker looks for due deliveries, in ms. */
+        pollMs: z.number().int().min(10).max(60_000).default(1000),
+        /** A claimed delivery whose worker died is taken back after this long (at least timeoutMs + 30 s is used). */
+        leaseMs: z.number().int().min(1000).default(60_000),
+        /** How long a process keeps a team's endpoint list when recording events, in ms (MySQL; 0 turns it off). */
+        endpointCacheMs: z.number().int().min(0).max(60_000).default(1000),
+        /** PEM file of extra CA certificates trusted for https endpoints (an internal CA). */
+        caFile: z.string().min(1).optional(),
       })
       .strict()
       .prefault({}),
@@ -207,6 +244,10 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_ATTACHMENT_FETCH_CA_FILE: { key: 'attachments.fetchCaFile', type: 'string' },
   MAILROOM_ATTACHMENT_FETCH_TIMEOUT_MS: { key: 'attachments.fetchTimeoutMs', type: 'number' },
   MAILROOM_ATTACHMENT_FETCH_MAX_BYTES: { key: 'attachments.fetchMaxBytes', type: 'number' },
+  MAILROOM_WEBHOOKS_ALLOW_HTTP: { key: 'webhooks.allowHttp', type: 'boolean' },
+  MAILROOM_WEBHOOKS_ALLOW: { key: 'webhooks.allowAddresses', type: 'list' },
+  MAILROOM_WEBHOOKS_TIMEOUT_MS: { key: 'webhooks.timeoutMs', type: 'number' },
+  MAILROOM_WEBHOOKS_CONCURRENCY: { key: 'webhooks.concurrency', type: 'number' },
 };
 
 /** Keys whose values `config print` masks. */

@@ -4,18 +4,31 @@ import type { DnsLookup } from '../../lib/dns/dns-resolver.js';
 import type { AttemptContext, DeliveryBatch } from './delivery-batch.js';
 import { resolveRoute, type MxHost } from './mx-resolver.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
-import { SmtpSession, type SendResult } from './smtp-session.js';
+import { SessionCache } from './session-cache.js';
+import { SmtpSession, type SendResult, type SessionOptions } from './smtp-session.js';
 
 const replyText = (reply: { code: number; text: string }) => reply.text || String(reply.code);
 
+/** How long a connection waits idle for the next claim to the same server, and how long one is reused at most. */
+const SESSION_IDLE_MS = 5000;
+const SESSION_MAX_AGE_MS = 300_000;
+
+/** Connections are shared only between uses with the same server, egress address, HELO and TLS settings. */
+const sessionKey = (options: SessionOptions) =>
+  [options.address, options.port, options.mxHost, options.localAddress, options.helo, options.tls, options.verifyEnforced].join('|');
+
 /**
  * Delivers batches bound for one destination domain from one egress address, reusing one
- * connection for all of them. MX hosts are tried in preference order: a host that cannot be
+ * connection for all of them (and keeping it briefly for the next claim to that server). MX hosts are tried in preference order: a host that cannot be
  * reached or refuses the connection passes the remaining batches to the next one; a reply to a
  * message (accept, refuse) is final for that attempt.
  */
 export class DestinationDelivery {
-  constructor(private readonly deps: { config: Config; lookup: DnsLookup; outcomes: OutcomeRecorder; ca?: string }) {}
+  private readonly sessions: SessionCache;
+
+  constructor(private readonly deps: { config: Config; lookup: DnsLookup; outcomes: OutcomeRecorder; ca?: string }) {
+    this.sessions = new SessionCache({ idleMs: SESSION_IDLE_MS, maxAgeMs: SESSION_MAX_AGE_MS, maxIdlePerKey: deps.config.mta.perDestinationConcurrency });
+  }
 
   async run(destination: string, batches: DeliveryBatch[]): Promise<void> {
     const startedAt = Date.now();
@@ -34,13 +47,21 @@ export class DestinationDelivery {
     let lastFailure = 'no MX host could be reached';
     let failureTranscript = '';
     for (const target of targets) {
-      const opened = await SmtpSession.open(this.sessionOptions(target.host, target.address, pending[0]!));
-      if ('error' in opened) {
-        lastFailure = describe(opened.error);
-        failureTranscript += `${failureTranscript ? '\n' : ''}* ${target.host.exchange} [${target.address}]: ${lastFailure}`;
-        continue;
+      const options = this.sessionOptions(target.host, target.address, pending[0]!);
+      const key = sessionKey(options);
+      let session = await this.sessions.take(key);
+      if (session) session.transcript.add(`* reusing the connection to ${target.host.exchange} [${target.address}]:${options.port} from ${options.localAddress}`);
+      else {
+        const opened = await SmtpSession.open(options);
+        if ('error' in opened) {
+          lastFailure = describe(opened.error);
+          failureTranscript += `${failureTranscript ? '\n' : ''}* ${target.host.exchange} [${target.address}]: ${lastFailure}`;
+          continue;
+        }
+        session = opened.session;
+        this.sessions.opening(session);
       }
-      pending = await this.sendAll(opened.session, target.host, pending, startedAt);
+      pending = await this.sendAll(session, key, target.host, pending, startedAt);
       if (pending.length === 0) return;
       // The connection ended (421, hang-up, time-out) with messages still to send: they were
       // never offered, which is not the same as an unreachable host.
@@ -50,24 +71,46 @@ export class DestinationDelivery {
     await this.each(pending, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure));
   }
 
-  /** Sends batches over one session; returns those left when the connection broke before them. */
-  private async sendAll(session: SmtpSession, host: MxHost, batches: DeliveryBatch[], startedAt: number): Promise<DeliveryBatch[]> {
+  /**
+   * Sends batches over one session; returns those left when the connection broke before them.
+   * Outcomes are settled while the next message goes out (settles commit in groups, see
+   * DeliveryService); all are settled before this returns, and if one fails to settle no
+   * further message is sent (the unsent ones' leases run out and they are claimed again).
+   * The session goes back to the cache for the next claim, or is closed if it broke.
+   */
+  private async sendAll(session: SmtpSession, key: string, host: MxHost, batches: DeliveryBatch[], startedAt: number): Promise<DeliveryBatch[]> {
+    const settling: Array<Promise<void>> = [];
+    const failures: unknown[] = [];
+    let left: DeliveryBatch[] = [];
+    let healthy = false;
     try {
-      for (let i = 0; i < batches.length; i++) {
+      for (let i = 0; i < batches.length && failures.length === 0; i++) {
         const batch = batches[i]!;
-        if (!session.usable) return batches.slice(i);
-        const mark = i === 0 ? 0 : session.transcript.mark();
+        if (!session.usable) {
+          left = batches.slice(i);
+          break;
+        }
         const batchStarted = i === 0 ? startedAt : Date.now();
         const result = await session.send({ from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) }, batch.message.bytes);
-        const context: AttemptContext = { egressIp: batch.egress.address, mxHost: host.exchange, transcript: session.transcript.since(mark), startedAt: batchStarted };
-        await this.settle(batch, result, context);
+        // Each attempt keeps its own part of the conversation (the first one also the connect or reuse).
+        const context: AttemptContext = { egressIp: batch.egress.address, mxHost: host.exchange, transcript: session.transcript.take(), startedAt: batchStarted };
+        settling.push(this.settle(batch, result, context).catch((err: unknown) => void failures.push(err)));
         // A transaction that ended without DATA is still open on the server: RSET before the next.
         if ((result.kind !== 'sent' || result.accepted.length === 0) && session.usable) await session.reset();
       }
-      return [];
+      healthy = true;
     } finally {
-      session.close();
+      if (healthy) this.sessions.release(key, session);
+      else session.close();
+      await Promise.all(settling);
     }
+    if (failures.length > 0) throw failures[0];
+    return left;
+  }
+
+  /** Closes the connections kept for reuse (the worker stops). */
+  close(): void {
+    this.sessions.closeAll();
   }
 
   private async settle(batch: DeliveryBatch, result: SendResult, context: AttemptContext): Promise<void> {
@@ -83,7 +126,7 @@ export class DestinationDelivery {
     }
   }
 
-  private sessionOptions(host: MxHost, address: string, batch: DeliveryBatch) {
+  private sessionOptions(host: MxHost, address: string, batch: DeliveryBatch): SessionOptions {
     const { mta } = this.deps.config;
     return {
       address,

@@ -145,6 +145,16 @@ export class SmtpSession {
     return new Promise((resolve) => this.connection.reset((err) => resolve(!err)));
   }
 
+  /**
+   * RSET on a connection that sat idle, before it is used again: false when it is gone. Unlike
+   * reset(), a hang-up or socket error settles it too (nodemailer may never call back then).
+   */
+  async probe(): Promise<boolean> {
+    if (!this.usable) return false;
+    const result = await this.whileConnected<boolean | SendResult>('RSET', (resolve) => this.connection.reset((err) => resolve(!err)));
+    return result === true && this.usable;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

@@ -33,6 +33,18 @@ export class Transcript {
     return this.lines.slice(mark).join('\n');
   }
 
+  /**
+   * The conversation so far, and a fresh start for the next attempt: a connection carrying many
+   * messages (and reused across claims) keeps each attempt's transcript within the bound.
+   */
+  take(): string {
+    const text = this.since(0);
+    this.lines = [];
+    this.bytes = 0;
+    this.truncated = false;
+    return text;
+  }
+
   /** A bunyan-style logger for nodemailer's SMTPConnection that writes into this transcript. */
   logger() {
     const write = (entry: unknown, message?: unknown, ...args: unknown[]) => {

@@ -30,8 +30,10 @@ export class BatchBuilder {
     const groups = new Map<string, DeliveryBatch[]>();
     const resting = new Map<string, Set<string>>();
     const domains = new Map<string, ReturnType<MessagePreparer['domain']>>();
-    for (const deliveries of groupBy(claimed, (d) => d.emailId).values()) {
-      const email = await this.services.deliveries.email(deliveries[0]!.emailId);
+    const byEmail = groupBy(claimed, (d) => d.emailId);
+    const emails = new Map((await this.services.deliveries.emailsByIds([...byEmail.keys()])).map((email) => [email.id, email]));
+    for (const deliveries of byEmail.values()) {
+      const email = emails.get(deliveries[0]!.emailId);
       if (!email) continue; // purged by retention while queued: nothing left to send or announce
       if (!domains.has(email.domainId)) domains.set(email.domainId, this.preparer.domain(email.domainId));
       const { domain, keys } = await domains.get(email.domainId)!;

@@ -30,10 +30,15 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
   const destination = new DestinationDelivery({ config, lookup, outcomes, ca: config.mta.tlsCaFile ? readFileSync(config.mta.tlsCaFile, 'utf8') : undefined });
   const batches = new BatchBuilder(services, new MessagePreparer(services), new EgressPicker(egressPools(config), config.mta.disabledIps), config.sandbox.simulatorDomain, outcomes);
   const limiter = new DestinationLimiter(config.mta.perDestinationConcurrency);
+  // Claims small enough that the slots spread over several claims in flight: a destination's
+  // share of one claim goes over one connection, so this is what lets one busy destination use
+  // up to its per-destination cap of connections at once.
+  const claimSize = Math.max(1, Math.ceil(config.mta.concurrency / config.mta.perDestinationConcurrency));
   const inFlight = { all: 0, bulk: 0 };
   const running = new Set<Promise<void>>();
   let stopped = false;
   let wake: (() => void) | null = null;
+  let freed = false;
 
   const deliverClaimed = async (lane: Lane, claimed: Delivery[]) => {
     inFlight.all += claimed.length;
@@ -47,6 +52,7 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
     } finally {
       inFlight.all -= claimed.length;
       if (lane === 'bulk') inFlight.bulk -= claimed.length;
+      freed = true;
       wake?.();
     }
   };
@@ -61,24 +67,47 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
     return claimed.length;
   };
 
+  /**
+   * Fills up to `room` slots of a lane. When the first claim comes back full, more is due than
+   * one claim holds: the rest of the room is claimed in parallel claims (they skip each other's
+   * rows), so the claim rate keeps up with many connections finishing at once.
+   */
+  const claimLane = async (lane: Lane, room: number): Promise<number> => {
+    const first = await claim(lane, Math.min(room, claimSize));
+    if (first < claimSize || room <= claimSize) return first;
+    const more: Array<Promise<number>> = [];
+    for (let left = room - first; left > 0; left -= claimSize) more.push(claim(lane, Math.min(left, claimSize)));
+    return first + (await Promise.all(more)).reduce((sum, n) => sum + n, 0);
+  };
+
   const tick = async (): Promise<number> => {
-    await services.deliveries.handOver();
+    // The hand-over runs beside the claims (its deliveries are claimed by the next tick).
+    const handing = services.deliveries.handOver().catch((err: unknown) => {
+      logger.error({ err }, 'hand-over failed; the emails stay queued and are handed over later');
+      return 0;
+    });
     const free = config.mta.concurrency - inFlight.all;
-    const transactional = await claim('transactional', Math.min(free, 100));
+    const transactional = await claimLane('transactional', free);
     const bulkRoom = Math.floor(config.mta.concurrency * BULK_SHARE) - inFlight.bulk;
-    const bulk = await claim('bulk', Math.min(free - transactional, bulkRoom, 100));
-    return transactional + bulk;
+    const bulk = await claimLane('bulk', Math.min(free - transactional, bulkRoom));
+    return transactional + bulk + (await handing);
   };
 
   const loop = async () => {
     while (!stopped) {
       let claimed = 0;
+      freed = false;
       try {
         claimed = await tick();
       } catch (err) {
         logger.error({ err }, 'mta tick failed');
       }
       if (claimed > 0 && inFlight.all < config.mta.concurrency) continue;
+      // Slots freed while the tick ran (their wake-up found no sleeper): look again at once.
+      if (freed && inFlight.all < config.mta.concurrency) {
+        freed = false;
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, config.mta.pollMs);
         wake = () => {
@@ -102,6 +131,7 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
       wake?.();
       await looping;
       await Promise.allSettled([...running]);
+      destination.close();
     },
   };
 }
