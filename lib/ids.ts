@@ -1,21 +1,5 @@
-import { randomFillSync } from 'node:crypto';
 import { v7 as uuidv7, validate, version } from 'uuid';
-
-/**
- * Random bytes for ids, drawn from a pool refilled 4 KiB at a time: uuid's own v7 asks the
- * system for 16 bytes per id, a measurable share of a send's CPU (several ids per request).
- */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-function random16(): Uint8Array {
-  if (poolOffset + 16 > pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const bytes = pool.subarray(poolOffset, poolOffset + 16);
-  poolOffset += 16;
-  return bytes;
-}
+import { pooledRandomBytes } from './crypto/random-pool.js';
 
 /** Monotonic within the process: ids made in the same millisecond count up, as uuid's own v7 does. */
 const state = { msecs: -Infinity, seq: 0 };
@@ -26,7 +10,8 @@ const state = { msecs: -Infinity, seq: 0 };
  * which is what list cursors rely on.
  */
 export function newId(): string {
-  const random = random16();
+  // uuid's own v7 asks the system for 16 bytes per id; a pool is cheaper (several ids per send).
+  const random = pooledRandomBytes(16);
   const now = Date.now();
   if (now > state.msecs) {
     state.msecs = now;

@@ -1,4 +1,5 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { pooledRandomBytes } from '../../lib/crypto/random-pool.js';
 import type { Mailbox } from '../addresses/mailbox.js';
 
 export type ComposeInput = {
@@ -35,6 +36,8 @@ export async function composeMime(input: ComposeInput): Promise<Buffer> {
     attachments: input.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, cid: a.contentId })),
     messageId: input.messageId,
     date: input.date,
+    // Random like nodemailer's own, but from a pool: it would ask the system once per MIME part.
+    baseBoundary: Buffer.from(pooledRandomBytes(8)).toString('hex'),
     disableFileAccess: true,
     disableUrlAccess: true,
     xMailer: false,
