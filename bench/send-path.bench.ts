@@ -1,95 +1,111 @@
 /**
  * Send-path benchmark: accepted sends per second through POST /emails on MariaDB with durable
  * commit, against a bare Koa + mysql2 reference doing one INSERT per request, in the same run.
+ * Mailroom runs as `mailroom api`: one process with the in-process rate-limit store (a single
+ * node's default), one process with Redis, and `BENCH_WORKERS` API workers (api.workers, which
+ * need Redis). Every ratio is against the same single-process reference. The load generator is a
+ * process of its own for every server, so no server shares its thread with the client.
  *
- *   npm run bench:send            (MariaDB on 127.0.0.1:3306 as root; BENCH_TOTAL, BENCH_CONCURRENCY)
+ *   npm run bench:send   (MariaDB on 127.0.0.1:3306 as root, Redis on 127.0.0.1:6379)
+ *   BENCH_TOTAL, BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_WORKERS, BENCH_ROUNDS (medians of rounds)
  */
-import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Koa from 'koa';
-import knexFactory from 'knex';
 import mysql from 'mysql2/promise';
-import { startApiServer } from '../api/server.js';
-import { createDomainSchema } from '../core/domains/domain.schemas.js';
-import { createRuntime } from '../core/runtime.js';
-import { loadConfig } from '../lib/config/load-config.js';
-import { createLogger } from '../lib/logger.js';
-import { postLoad } from './http-load.js';
+import { postLoadInChild, type LoadResult } from './load-process.js';
+import { startMailroomProcess, seedBenchTeam } from './mailroom-process.js';
+import { startReferenceServer } from './reference-server.js';
 
-const TOTAL = Number(process.env.BENCH_TOTAL ?? 2000);
+const TOTAL = Number(process.env.BENCH_TOTAL ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? availableParallelism());
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const SERVER = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
-const message = (i: number) => ({ from: 'Bench <bench@bench.test>', to: [`r${i}@example.net`], subject: `Benchmark message ${i}`, html: `<p>Hello ${i}</p>`.repeat(20), text: `Hello ${i}` });
+const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const load = (url: string, headers: Record<string, string>) => postLoadInChild({ url, headers: { 'user-agent': 'bench', ...headers }, total: TOTAL, concurrency: CONCURRENCY, warmup: WARMUP });
 
 async function dropDatabase(name: string) {
-  const admin = knexFactory({ client: 'mysql2', connection: `${SERVER}/`, pool: { min: 0, max: 1 } });
-  await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-  await admin.destroy();
+  const admin = await mysql.createConnection({ uri: `${SERVER}/` });
+  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await admin.end();
 }
 
-async function mailroom() {
+async function reference(round: number): Promise<LoadResult> {
+  const database = `mailroom_bench_ref_${process.pid}_${round}`;
+  const server = await startReferenceServer(SERVER, database, CONCURRENCY);
+  try {
+    return await load(`${server.url}/emails`, {});
+  } finally {
+    await server.close();
+    await dropDatabase(database);
+  }
+}
+
+async function mailroom(round: number, workers: number, redis: boolean): Promise<LoadResult> {
+  const database = `mailroom_bench_${process.pid}_${round}_${workers}_${redis ? 'r' : 'm'}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
-  const database = `mailroom_bench_${process.pid}`;
-  const config = loadConfig({
+  const env = {
     MAILROOM_CONFIG: '',
     MAILROOM_ENV: 'test',
-    MAILROOM_LOG_LEVEL: 'silent',
     MAILROOM_DATA_DIR: dataDir,
     MAILROOM_DATABASE_URL: `${SERVER}/${database}`,
+    MAILROOM_DATABASE_POOL_MAX: String(CONCURRENCY),
+    ...(redis ? { MAILROOM_REDIS_URL: REDIS, MAILROOM_REDIS_KEY_PREFIX: `mailroom-bench:${process.pid}:${round}:${workers}:` } : {}),
     MAILROOM_API_PORT: '0',
+    MAILROOM_API_WORKERS: String(workers),
     MAILROOM_DNS_SERVERS: '127.0.0.1:1',
     // The operator-raised per-team rate: the spec's 10/s is the default, not a ceiling.
     MAILROOM_RATE_LIMIT_PER_SECOND: '100000',
-    MAILROOM_DATABASE_POOL_MAX: String(CONCURRENCY),
-  });
-  const runtime = await createRuntime(config, { logger: createLogger('silent') });
-  const api = await startApiServer(runtime);
-  const team = await runtime.services.teams.create({ name: 'Bench', planCode: 'unlimited' });
-  await runtime.services.teams.setTier(team.id, 2);
-  const view = await runtime.services.domains.create(team, createDomainSchema.parse({ name: 'bench.test' }));
-  await runtime.db.knex('domains').where({ id: view.domain.id }).update({ status: 'verified' });
-  const key = await runtime.services.apiKeys.create(team.id, { name: 'bench', permission: 'sending_access' });
-  const result = await postLoad(`${api.url}/emails`, { authorization: `Bearer ${key.token}`, 'user-agent': 'bench' }, message, TOTAL, CONCURRENCY);
-  await api.close();
-  await runtime.close();
-  await dropDatabase(database);
-  rmSync(dataDir, { recursive: true, force: true });
-  return result;
+  };
+  try {
+    const token = await seedBenchTeam(env);
+    const api = await startMailroomProcess(env);
+    try {
+      return await load(`${api.url}/emails`, { authorization: `Bearer ${token}` });
+    } finally {
+      await api.stop();
+    }
+  } finally {
+    await dropDatabase(database);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
-/** The reference: Koa, mysql2, one INSERT of the request per request, autocommit. */
-async function reference() {
-  const database = `mailroom_bench_ref_${process.pid}`;
-  const admin = await mysql.createConnection({ uri: `${SERVER}/` });
-  await admin.query(`CREATE DATABASE \`${database}\``);
-  await admin.end();
-  const pool = mysql.createPool({ uri: `${SERVER}/${database}`, connectionLimit: CONCURRENCY });
-  await pool.query('CREATE TABLE emails (id CHAR(36) PRIMARY KEY, body MEDIUMTEXT NOT NULL, created_at DATETIME(3) NOT NULL)');
-  const app = new Koa();
-  app.use(async (ctx) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
-    const id = randomUUID();
-    await pool.execute('INSERT INTO emails (id, body, created_at) VALUES (?, ?, NOW(3))', [id, Buffer.concat(chunks).toString('utf8')]);
-    ctx.body = { id };
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const port = (server.address() as { port: number }).port;
-  const result = await postLoad(`http://127.0.0.1:${port}/emails`, { 'user-agent': 'bench' }, message, TOTAL, CONCURRENCY);
-  server.close();
-  await pool.end();
-  await dropDatabase(database);
-  return result;
-}
+const rate = (r: LoadResult) => `${r.perSecond.toFixed(0)}/s in ${r.seconds.toFixed(2)} s, failed ${r.failed} ${JSON.stringify(r.statuses)}`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
-const [flush] = (await (await mysql.createConnection({ uri: `${SERVER}/` })).query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as unknown as [Array<{ Value: string }>];
-console.log(`send-path benchmark: ${TOTAL} requests, concurrency ${CONCURRENCY}, innodb_flush_log_at_trx_commit=${flush[0]?.Value}`);
-const ref = await reference();
-console.log(`reference (Koa + mysql2, 1 INSERT/request): ${ref.perSecond.toFixed(0)} req/s in ${ref.seconds.toFixed(2)} s, failed ${ref.failed}`);
-const ours = await mailroom();
-console.log(`mailroom POST /emails (checks, MIME, fsynced spool, row + events, request log): ${ours.perSecond.toFixed(0)} sends/s in ${ours.seconds.toFixed(2)} s, failed ${ours.failed} ${JSON.stringify(ours.statuses)}`);
-console.log(`ratio mailroom/reference: ${(ours.perSecond / ref.perSecond).toFixed(2)}`);
-process.exit(0);
+const admin = await mysql.createConnection({ uri: `${SERVER}/` });
+const [flush] = (await admin.query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as unknown as [Array<{ Value: string }>];
+await admin.end();
+console.log(
+  `send-path benchmark: ${TOTAL} requests after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, innodb_flush_log_at_trx_commit=${flush[0]?.Value}, ` +
+    `${availableParallelism()} cores, load generator in its own process, ${ROUNDS} round(s)`,
+);
+const runs = [
+  { label: 'mailroom POST /emails, 1 API process, in-process rate-limit store', run: (round: number) => mailroom(round, 1, false) },
+  { label: 'mailroom POST /emails, 1 API process, Redis', run: (round: number) => mailroom(round, 1, true) },
+  { label: `mailroom POST /emails, ${WORKERS} API workers (api.workers), Redis`, run: (round: number) => mailroom(round, WORKERS, true) },
+];
+const refs: number[] = [];
+const results = runs.map(() => [] as Array<{ rate: number; ratio: number }>);
+for (let round = 1; round <= ROUNDS; round++) {
+  const ref = await reference(round);
+  refs.push(ref.perSecond);
+  console.log(`[${round}] reference (Koa + mysql2, 1 INSERT/request, 1 process): ${rate(ref)}`);
+  for (const [i, { label, run }] of runs.entries()) {
+    const result = await run(round);
+    results[i]!.push({ rate: result.perSecond, ratio: result.perSecond / ref.perSecond });
+    console.log(`[${round}] ${label}: ${rate(result)}`);
+  }
+}
+console.log(`\nmedians of ${ROUNDS} round(s); every ratio is against the single-process reference of its round`);
+console.log(`reference: ${median(refs).toFixed(0)}/s`);
+for (const [i, { label }] of runs.entries()) {
+  console.log(`${label}: ${median(results[i]!.map((r) => r.rate)).toFixed(0)}/s, ratio ${median(results[i]!.map((r) => r.ratio)).toFixed(2)}`);
+}
+console.log(`ratio, single process: ${median(results[0]!.map((r) => r.ratio)).toFixed(2)}`);
+console.log(`ratio, ${WORKERS} API workers (multi-process, NOT single-process): ${median(results[2]!.map((r) => r.ratio)).toFixed(2)}`);

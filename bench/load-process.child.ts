@@ -1,0 +1,15 @@
+/**
+ * The load generator as a process of its own (forked by load-process.ts): the server under test
+ * never shares its thread with the client, and both servers of a comparison are loaded the same way.
+ */
+import { benchMessage } from './bench-message.js';
+import { postLoad } from './http-load.js';
+import type { LoadRequest } from './load-process.js';
+
+process.once('message', (request: LoadRequest) => {
+  void (async () => {
+    if (request.warmup > 0) await postLoad(request.url, request.headers, benchMessage, request.warmup, request.concurrency);
+    const result = await postLoad(request.url, request.headers, benchMessage, request.total, request.concurrency);
+    process.send!(result, () => process.exit(0));
+  })();
+});

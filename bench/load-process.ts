@@ -1,0 +1,19 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { postLoad } from './http-load.js';
+
+export type LoadRequest = { url: string; headers: Record<string, string>; total: number; concurrency: number; warmup: number };
+export type LoadResult = Awaited<ReturnType<typeof postLoad>>;
+
+/**
+ * Runs `warmup` unmeasured requests, then `total` measured ones, from a child process (see
+ * load-process.child.ts), and resolves with the measured run.
+ */
+export function postLoadInChild(request: LoadRequest): Promise<LoadResult> {
+  const child = fork(fileURLToPath(new URL('./load-process.child.ts', import.meta.url)), [], { execArgv: ['--import', import.meta.resolve('tsx')], stdio: 'inherit' });
+  return new Promise((resolve, reject) => {
+    child.once('message', (result) => resolve(result as LoadResult));
+    child.once('exit', (code) => reject(new Error(`load generator exited (${code}) without a result`)));
+    child.send(request);
+  });
+}
