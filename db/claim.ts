@@ -12,12 +12,6 @@ export type ClaimSpec = {
   token: string;
   /** Other columns set on claim (state, lease expiry). */
   set: Record<string, unknown>;
-  /**
-   * MySQL: run the claim at READ COMMITTED, so its range scan takes no gap locks. For a queue
-   * that other transactions insert into while workers claim (the webhook outbox is filled by API
-   * requests), REPEATABLE READ's next-key locks can deadlock those inserts.
-   */
-  readCommitted?: boolean;
 };
 
 /**
@@ -37,7 +31,10 @@ export async function claimRows(knex: Knex, spec: ClaimSpec): Promise<string[]> 
         if (ids.length > 0) await trx(spec.table).whereIn('id', ids).update(changes);
         return ids;
       },
-      spec.readCommitted ? { isolationLevel: 'read committed' } : undefined,
+      // READ COMMITTED: the range scan takes no gap locks. Every queue here is inserted into
+      // while workers claim (the outbox by API requests, deliveries by hand-overs), and
+      // REPEATABLE READ's next-key locks can deadlock those inserts.
+      { isolationLevel: 'read committed' },
     );
   }
   const candidates = spec.where(knex(spec.table).select('id')).orderBy(spec.orderBy).limit(spec.limit);

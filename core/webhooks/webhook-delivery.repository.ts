@@ -72,7 +72,6 @@ export class WebhookDeliveryRepository {
       token,
       set: { next_attempt_at: leaseUntil, updated_at: now },
       // API requests insert into the outbox while workers claim: no gap locks (see claimRows).
-      readCommitted: true,
     });
     if (ids.length === 0) return [];
     return ((await this.knex('webhook_deliveries').whereIn('id', ids)) as Row[]).map(toDelivery);

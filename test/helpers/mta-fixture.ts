@@ -79,7 +79,7 @@ export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<
   resolver.setServers([dns.address]);
   const events = app.runtime.services.events;
 
-  const waitFor = async <T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> => {
+  const waitFor = async <T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 45_000): Promise<T> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await probe();

@@ -45,7 +45,7 @@ t.test('a worker killed mid-delivery: the delivery is taken back and delivered o
 
   const worker = startDeliveryWorker(fx.app.runtime);
   t.teardown(() => worker.stop());
-  const events = await fx.waitForEvents(id, ['email.delivered'], 20_000);
+  const events = await fx.waitForEvents(id, ['email.delivered'], 60_000);
   t.equal(events.filter((e) => e.type === 'email.delivered').length, 1, 'one delivered event');
   t.equal(sink.messages.filter((m) => m.to.includes('victim@crash.test')).length, 1, 'the message arrived once');
   const [delivery] = await fx.app.runtime.services.deliveries.repository.ofEmail(id);
