@@ -13,7 +13,7 @@ const toEvent = (row: EventRow): TeamEvent => ({ id: row.id, teamId: row.team_id
 const EVENT_CHUNK = 100;
 
 /** Work that must commit with every recorded event (the webhook outbox). */
-export type EventFanOut = { enqueue(trx: Knex, event: TeamEvent): Promise<void> };
+export type EventFanOut = { enqueueMany(trx: Knex, events: TeamEvent[]): Promise<void> };
 
 /**
  * The one events table: every domain, suppression and email event is recorded here, in the
@@ -27,7 +27,7 @@ export class EventService {
     const event: TeamEvent = { id: newId(), teamId, type, data, createdAt: this.deps.clock.now() };
     const write = async (t: Knex) => {
       await t('events').insert({ id: event.id, team_id: teamId, type, data: JSON.stringify(data), created_at: event.createdAt });
-      await this.deps.fanOut?.enqueue(t, event);
+      await this.deps.fanOut?.enqueueMany(t, [event]);
     };
     // Outside a transaction, one is opened so the event and its webhook deliveries commit together.
     if (this.deps.fanOut && !trx.isTransaction) await trx.transaction(write);
@@ -47,7 +47,7 @@ export class EventService {
       const chunk = events.slice(i, i + EVENT_CHUNK);
       await trx('events').insert(chunk.map((event) => ({ id: event.id, team_id: event.teamId, type: event.type, data: JSON.stringify(event.data), created_at: event.createdAt })));
     }
-    if (this.deps.fanOut) for (const event of events) await this.deps.fanOut.enqueue(trx, event);
+    await this.deps.fanOut?.enqueueMany(trx, events);
     return events;
   }
 

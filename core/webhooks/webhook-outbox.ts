@@ -44,10 +44,6 @@ export class WebhookOutbox implements EventFanOut {
     this.cache = new LookupCache(cacheMs);
   }
 
-  async enqueue(trx: Knex, event: TeamEvent): Promise<void> {
-    await this.enqueueMany(trx, [event]);
-  }
-
   /**
    * The same for many events recorded in one transaction (a settle of many emails): one endpoint
    * look-up per team, and multi-row INSERTs of OUTBOX_CHUNK rows.
