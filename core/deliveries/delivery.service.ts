@@ -136,7 +136,8 @@ export class DeliveryService {
 
   async claim(lane: Lane, limit: number, token: string, leaseMs: number): Promise<Delivery[]> {
     const now = this.deps.clock.now();
-    return this.repository.claim(lane, limit, token, now, new Date(now.getTime() + leaseMs));
+    // Claims running side by side can deadlock on the queue index's gap locks: try again.
+    return retryConflicts(() => this.repository.claim(lane, limit, token, now, new Date(now.getTime() + leaseMs)));
   }
 
   async email(id: string): Promise<Email | undefined> {

@@ -5,6 +5,7 @@ import type { AttemptContext, DeliveryBatch } from './delivery-batch.js';
 import { resolveRoute, type MxHost } from './mx-resolver.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
 import { SessionCache } from './session-cache.js';
+import { Settling } from './settling.js';
 import { SmtpSession, type SendResult, type SessionOptions } from './smtp-session.js';
 
 const replyText = (reply: { code: number; text: string }) => reply.text || String(reply.code);
@@ -19,9 +20,10 @@ const sessionKey = (options: SessionOptions) =>
 
 /**
  * Delivers batches bound for one destination domain from one egress address, reusing one
- * connection for all of them (and keeping it briefly for the next claim to that server). MX hosts are tried in preference order: a host that cannot be
- * reached or refuses the connection passes the remaining batches to the next one; a reply to a
- * message (accept, refuse) is final for that attempt.
+ * connection for all of them (and keeping it briefly for the next claim to that server). MX
+ * hosts are tried in preference order: a host that cannot be reached or refuses the connection
+ * passes the remaining batches to the next one; a reply to a message (accept, refuse) is final
+ * for that attempt.
  */
 export class DestinationDelivery {
   private readonly sessions: SessionCache;
@@ -30,17 +32,39 @@ export class DestinationDelivery {
     this.sessions = new SessionCache({ idleMs: SESSION_IDLE_MS, maxAgeMs: SESSION_MAX_AGE_MS, maxIdlePerKey: deps.config.mta.perDestinationConcurrency });
   }
 
+  /** Sends every batch and resolves once every outcome is written. */
   async run(destination: string, batches: DeliveryBatch[]): Promise<void> {
+    await (await this.send(destination, batches)).settled;
+  }
+
+  /**
+   * Sends every batch; resolves when the sending is over (the connection is free for the next
+   * claim), with `settled`, which resolves once every outcome is written (or rejects with the
+   * first failure to write one: then nothing more was sent, and the unsent deliveries are
+   * claimed again when their leases run out).
+   */
+  async send(destination: string, batches: DeliveryBatch[]): Promise<{ settled: Promise<void> }> {
+    const settling = new Settling();
+    try {
+      await this.sendTo(destination, batches, settling);
+    } catch (err) {
+      await settling.done().catch(() => undefined);
+      throw err;
+    }
+    return { settled: settling.done() };
+  }
+
+  private async sendTo(destination: string, batches: DeliveryBatch[], settling: Settling): Promise<void> {
     const startedAt = Date.now();
     const egress = batches[0]!.egress;
     const route = await resolveRoute(destination, this.deps.lookup, egress.address.includes(':') ? 6 : 4);
     const context: AttemptContext = { egressIp: egress.address, mxHost: null, transcript: '', startedAt };
-    if (route.kind === 'temporary') return this.each(batches, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: route.detail }, route.detail));
+    if (route.kind === 'temporary') return settling.add(this.each(batches, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: route.detail }, route.detail)));
     if (route.kind === 'null-mx') {
       const message = `${destination} publishes a null MX (RFC 7505): it accepts no mail`;
-      return this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: message }, message, true));
+      return settling.add(this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: message }, message, true)));
     }
-    if (route.kind === 'no-host') return this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: route.detail }, route.detail, true));
+    if (route.kind === 'no-host') return settling.add(this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: route.detail }, route.detail, true)));
 
     let pending = batches;
     const targets = route.hosts.flatMap((host) => host.addresses.map((address) => ({ host, address })));
@@ -61,51 +85,45 @@ export class DestinationDelivery {
         session = opened.session;
         this.sessions.opening(session);
       }
-      pending = await this.sendAll(session, key, target.host, pending, startedAt);
-      if (pending.length === 0) return;
+      pending = await this.sendAll(session, key, target.host, pending, startedAt, settling);
+      if (pending.length === 0 || settling.failed) return;
       // The connection ended (421, hang-up, time-out) with messages still to send: they were
       // never offered, which is not the same as an unreachable host.
       lastFailure = `ECONNRESET: the connection to ${target.host.exchange} ended before this message was sent`;
       failureTranscript += `${failureTranscript ? '\n' : ''}* ${target.host.exchange} [${target.address}]: the connection ended before this message was sent`;
     }
-    await this.each(pending, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure));
+    settling.add(this.each(pending, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure)));
   }
 
   /**
    * Sends batches over one session; returns those left when the connection broke before them.
-   * Outcomes are settled while the next message goes out (settles commit in groups, see
-   * DeliveryService); all are settled before this returns, and if one fails to settle no
-   * further message is sent (the unsent ones' leases run out and they are claimed again).
-   * The session goes back to the cache for the next claim, or is closed if it broke.
+   * Each outcome is settled while the next message goes out; after a failure to settle one,
+   * nothing more is sent. The session goes back to the cache for the next claim, or is closed
+   * if it broke.
    */
-  private async sendAll(session: SmtpSession, key: string, host: MxHost, batches: DeliveryBatch[], startedAt: number): Promise<DeliveryBatch[]> {
-    const settling: Array<Promise<void>> = [];
-    const failures: unknown[] = [];
-    let left: DeliveryBatch[] = [];
+  private async sendAll(session: SmtpSession, key: string, host: MxHost, batches: DeliveryBatch[], startedAt: number, settling: Settling): Promise<DeliveryBatch[]> {
     let healthy = false;
     try {
-      for (let i = 0; i < batches.length && failures.length === 0; i++) {
+      for (let i = 0; i < batches.length && !settling.failed; i++) {
         const batch = batches[i]!;
         if (!session.usable) {
-          left = batches.slice(i);
-          break;
+          healthy = true;
+          return batches.slice(i);
         }
         const batchStarted = i === 0 ? startedAt : Date.now();
         const result = await session.send({ from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) }, batch.message.bytes);
         // Each attempt keeps its own part of the conversation (the first one also the connect or reuse).
         const context: AttemptContext = { egressIp: batch.egress.address, mxHost: host.exchange, transcript: session.transcript.take(), startedAt: batchStarted };
-        settling.push(this.settle(batch, result, context).catch((err: unknown) => void failures.push(err)));
+        settling.add(this.settle(batch, result, context));
         // A transaction that ended without DATA is still open on the server: RSET before the next.
         if ((result.kind !== 'sent' || result.accepted.length === 0) && session.usable) await session.reset();
       }
       healthy = true;
+      return [];
     } finally {
       if (healthy) this.sessions.release(key, session);
       else session.close();
-      await Promise.all(settling);
     }
-    if (failures.length > 0) throw failures[0];
-    return left;
   }
 
   /** Closes the connections kept for reuse (the worker stops). */

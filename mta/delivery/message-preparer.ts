@@ -36,7 +36,9 @@ export class MessagePreparer {
   async prepare(email: Email, domain: Domain, keys: DkimSigningKey[]): Promise<PreparedMessage | null> {
     const mime = await this.services.emails.mime(email);
     if (!mime) return null;
-    return { bytes: keys.length > 0 ? this.signer.sign(mime, keys) : mime, envelopeFrom: returnPath(email, domain) };
+    // Signed on the thread pool: a claim's messages are prepared at once, and the event loop
+    // keeps serving the connections meanwhile.
+    return { bytes: keys.length > 0 ? await this.signer.signAsync(mime, keys) : mime, envelopeFrom: returnPath(email, domain) };
   }
 }
 

@@ -29,15 +29,7 @@ export class BatchBuilder {
   async build(claimed: Delivery[]): Promise<Map<string, DeliveryBatch[]>> {
     const groups = new Map<string, DeliveryBatch[]>();
     const resting = new Map<string, Set<string>>();
-    const domains = new Map<string, ReturnType<MessagePreparer['domain']>>();
-    const byEmail = groupBy(claimed, (d) => d.emailId);
-    const emails = new Map((await this.services.deliveries.emailsByIds([...byEmail.keys()])).map((email) => [email.id, email]));
-    for (const deliveries of byEmail.values()) {
-      const email = emails.get(deliveries[0]!.emailId);
-      if (!email) continue; // purged by retention while queued: nothing left to send or announce
-      if (!domains.has(email.domainId)) domains.set(email.domainId, this.preparer.domain(email.domainId));
-      const { domain, keys } = await domains.get(email.domainId)!;
-      const message = domain ? await this.preparer.prepare(email, domain, keys) : null;
+    for (const { email, deliveries, domain, message } of await this.prepareAll(claimed)) {
       if (!domain || !message) {
         await this.services.deliveries.failed(email, deliveries, toAttempt(localContext('')), domain ? 'The stored message could not be read' : 'The sending domain was deleted');
         continue;
@@ -59,6 +51,27 @@ export class BatchBuilder {
       }
     }
     return groups;
+  }
+
+  /**
+   * The claim's emails in one query, and each message prepared once: the stored MIME of every
+   * email is read at once (the reads overlap instead of queueing one after another), then
+   * signed. Emails purged by retention while queued are left out: nothing to send or announce.
+   */
+  private async prepareAll(claimed: Delivery[]) {
+    const byEmail = groupBy(claimed, (d) => d.emailId);
+    const emails = new Map((await this.services.deliveries.emailsByIds([...byEmail.keys()])).map((email) => [email.id, email]));
+    const domains = new Map<string, ReturnType<MessagePreparer['domain']>>();
+    const prepared = await Promise.all(
+      [...byEmail.values()].map(async (deliveries) => {
+        const email = emails.get(deliveries[0]!.emailId);
+        if (!email) return null;
+        if (!domains.has(email.domainId)) domains.set(email.domainId, this.preparer.domain(email.domainId));
+        const { domain, keys } = await domains.get(email.domainId)!;
+        return { email, deliveries, domain, message: domain ? await this.preparer.prepare(email, domain, keys) : null };
+      }),
+    );
+    return prepared.filter((entry) => entry !== null);
   }
 
   /** The simulator's outcomes, recorded as a real delivery's would be. */

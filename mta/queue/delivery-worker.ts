@@ -45,7 +45,12 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
     if (lane === 'bulk') inFlight.bulk += claimed.length;
     try {
       const groups = await batches.build(claimed);
-      await Promise.all([...groups.entries()].map(([key, group]) => limiter.run(key.split('|')[0]!, () => destination.run(key.split('|')[0]!, group))));
+      // A destination's connection slot is held while sending; the outcomes settle after it is free.
+      const sends = [...groups.entries()].map(async ([key, group]) => {
+        const domain = key.split('|')[0]!;
+        await (await limiter.run(domain, () => destination.send(domain, group))).settled;
+      });
+      await Promise.all(sends);
     } catch (err) {
       // Leases expire, so nothing is lost: the deliveries are claimed again later.
       logger.error({ err }, 'delivery batch failed; its deliveries will be retried when their lease expires');

@@ -90,6 +90,13 @@ t.test('a plain message passes for both keys, RSA first, no l=', async (t) => {
   t.ok(signed.subarray(signed.length - plain.length).equals(plain), 'the original message follows the signatures unchanged');
 });
 
+t.test('signAsync (keys used on the thread pool) gives the same bytes as sign, and passes', async (t) => {
+  const signed = await signer.signAsync(plain, bothKeys);
+  t.ok(signed.equals(signer.sign(plain, bothKeys)), 'identical to the synchronous signature (RSA PKCS#1 v1.5 and Ed25519 are deterministic)');
+  await assertPasses(t, signed);
+  t.ok((await signer.signAsync(plain, [])).equals(plain), 'no keys: the message unchanged');
+});
+
 t.test('h= lists each present field once more than it occurs, absent ones once', async (t) => {
   const fields = signatureFields(signer.sign(plain, [rsa.key]));
   const names = tag(fields[0]!, 'h')!.split(':');

@@ -1,0 +1,123 @@
+/**
+ * MTA benchmark: N messages of 4 KB and of 50 KB from a durable queue to a local SMTP sink, by
+ * Mailroom (MariaDB queue, RSA-2048 DKIM signing, the delivery worker in this process) and, in
+ * the same run, by Postfix relaying the same messages to the same sink (its own instance, queue
+ * on the same disk, no DKIM). Both are timed from "all N durably queued" to "all N accepted by
+ * the sink" (Mailroom: until every delivery is also settled `delivered` in the database).
+ *
+ *   npm run bench:mta   (as root: installs Postfix from the Debian packages if it is missing;
+ *                        MariaDB on 127.0.0.1:3306 as root, Redis on 127.0.0.1:6379)
+ *   BENCH_MTA_TOTAL (2000), BENCH_MTA_SIZES (4096,51200), BENCH_MTA_ROUNDS (3, medians printed),
+ *   BENCH_MTA_POSTFIX_MODE (hold | maildrop, see postfix-relay.ts)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { TestDnsServer } from '../test/helpers/dns-server.js';
+import { MailroomBench } from './mta-mailroom.js';
+import { bodyOfSize } from './mta-message.js';
+import { SinkProcess } from './mta-sink.js';
+import { ensurePostfix } from './postfix-install.js';
+import { PostfixRelay, type BenchMessage, type PostfixMode } from './postfix-relay.js';
+
+const TOTAL = Number(process.env.BENCH_MTA_TOTAL ?? 2000);
+const SIZES = (process.env.BENCH_MTA_SIZES ?? '4096,51200').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_MTA_ROUNDS ?? 3);
+const MODE = (process.env.BENCH_MTA_POSTFIX_MODE ?? 'hold') as PostfixMode;
+const SERVER = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SINK_HOST = '127.0.0.10';
+const EGRESS = '127.0.0.2';
+
+type Sample = { size: number; bytes: number; mailroom: number; postfix: number };
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
+
+async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<number> {
+  const relay = await PostfixRelay.start(mkdtempSync(join(tmpdir(), 'mailroom-bench-postfix-')), sink, EGRESS, MODE);
+  try {
+    await relay.inject(messages);
+    const before = sink.received;
+    const started = performance.now();
+    await relay.release();
+    await sink.waitFor(before + messages.length);
+    const seconds = (performance.now() - started) / 1000;
+    await relay.waitEmpty();
+    return seconds;
+  } finally {
+    await relay.stop();
+  }
+}
+
+/** One size, one round: accept in Mailroom, then time both (alternating which goes first). */
+async function measure(round: number, size: number, sink: SinkProcess, dns: TestDnsServer): Promise<Sample> {
+  const mailroom = await MailroomBench.start({ server: SERVER, redis: REDIS, dns: dns.address, sink, egress: EGRESS, label: `${round}_${size}` });
+  try {
+    const messages = await mailroom.accept(TOTAL, bodyOfSize(size));
+    const bytes = messages.reduce((sum, m) => sum + m.mime.length, 0) / messages.length;
+    let postfixSeconds = 0;
+    if (round % 2 === 0) postfixSeconds = await postfix(messages, sink);
+    const before = sink.received;
+    const result = await mailroom.deliver(TOTAL);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const problems = await mailroom.verify(TOTAL);
+    if (sink.received - before !== TOTAL) problems.push(`the sink received ${sink.received - before} messages for ${TOTAL}`);
+    if (result.signedKeyBits !== 2048) problems.push(`signing key: RSA ${result.signedKeyBits} bits`);
+    if (problems.length > 0) throw new Error(`Mailroom run is not valid: ${problems.join('; ')}`);
+    if (round % 2 === 1) postfixSeconds = await postfix(messages, sink);
+    const sample = { size, bytes, mailroom: TOTAL / result.seconds, postfix: TOTAL / postfixSeconds };
+    console.log(
+      `[round ${round}] ${(bytes / 1024).toFixed(1)} KB x ${TOTAL}: Mailroom ${sample.mailroom.toFixed(0)}/s (${result.seconds.toFixed(2)} s), ` +
+        `Postfix ${sample.postfix.toFixed(0)}/s (${postfixSeconds.toFixed(2)} s), ratio ${(sample.mailroom / sample.postfix).toFixed(2)}`,
+    );
+    return sample;
+  } finally {
+    await mailroom.close();
+  }
+}
+
+async function conditions(): Promise<string> {
+  const admin = await mysql.createConnection({ uri: `${SERVER}/` });
+  const [flush] = (await admin.query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as unknown as [Array<{ Value: string }>];
+  const [version] = (await admin.query('SELECT VERSION() AS v')) as unknown as [Array<{ v: string }>];
+  await admin.end();
+  const postfixVersion = execFileSync('/usr/sbin/postconf', ['-d', '-h', 'mail_version'], { encoding: 'utf8' }).trim();
+  return [
+    `MTA benchmark: ${TOTAL} messages per size, ${ROUNDS} round(s), one recipient each, all to one destination domain`,
+    `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim()}), MariaDB ${version[0]?.v} with innodb_flush_log_at_trx_commit=${flush[0]?.Value}, Postfix ${postfixVersion}`,
+    `sink: Postfix smtp-sink on ${SINK_HOST} (one process for both sides); egress ${EGRESS}; Postfix queue mode: ${MODE}`,
+    'Mailroom: default mta configuration, delivery worker in the benchmark process, RSA-2048 DKIM signing, settled in MariaDB',
+  ].join('\n');
+}
+
+const sink = await SinkProcess.start(SINK_HOST);
+process.on('exit', () => void sink.stop());
+const dns = await TestDnsServer.start();
+dns.add({ type: 'MX', name: 'sink.test', exchange: 'mx.sink.test', priority: 10 }, { type: 'A', name: 'mx.sink.test', address: SINK_HOST });
+try {
+  ensurePostfix();
+  console.log(await conditions());
+  const samples: Sample[] = [];
+  for (let round = 1; round <= ROUNDS; round++) for (const size of SIZES) samples.push(await measure(round, size, sink, dns));
+  console.log('\n| size | N | Mailroom msgs/s | Postfix msgs/s | ratio Mailroom/Postfix |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const size of SIZES) {
+    const of = samples.filter((s) => s.size === size);
+    const ratios = of.map((s) => s.mailroom / s.postfix);
+    console.log(
+      `| ${(median(of.map((s) => s.bytes)) / 1024).toFixed(1)} KB | ${TOTAL} | ${median(of.map((s) => s.mailroom)).toFixed(0)} (${spread(of.map((s) => s.mailroom))}) ` +
+        `| ${median(of.map((s) => s.postfix)).toFixed(0)} (${spread(of.map((s) => s.postfix))}) | ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) |`,
+    );
+  }
+  console.log(`medians of ${ROUNDS} round(s); in parentheses the lowest and highest round`);
+} finally {
+  await dns.close();
+  await sink.stop();
+}

@@ -1,0 +1,142 @@
+import { createPrivateKey } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { createDomainSchema } from '../core/domains/domain.schemas.js';
+import { sendEmailSchema } from '../core/emails/email.schemas.js';
+import type { Email } from '../core/emails/email.types.js';
+import { createRuntime, type Runtime } from '../core/runtime.js';
+import { loadConfig } from '../lib/config/load-config.js';
+import { createLogger } from '../lib/logger.js';
+import { returnPath } from '../mta/delivery/message-preparer.js';
+import { startDeliveryWorker } from '../mta/queue/delivery-worker.js';
+import type { BenchMessage } from './postfix-relay.js';
+
+export type MailroomSetup = {
+  server: string;
+  redis: string;
+  /** host:port of the DNS server that holds the sink domain's MX. */
+  dns: string;
+  sink: { host: string; port: number; received: number; waitFor(count: number): Promise<void> };
+  egress: string;
+  label: string;
+};
+
+export type MailroomResult = { seconds: number; signedKeyBits: number };
+
+const SENDERS = 32;
+
+/**
+ * One Mailroom appliance for one measurement: its own MariaDB database and data directory, a
+ * verified domain (bench.test, RSA-2048 DKIM key active), Redis, the mta section pointing at
+ * the sink (egress address, port). `accept` queues messages through the send service (not
+ * timed); `deliver` starts the delivery worker in this process and times it until every
+ * delivery is settled `delivered`.
+ */
+export class MailroomBench {
+  private constructor(
+    readonly runtime: Runtime,
+    private readonly setup: MailroomSetup,
+    private readonly database: string,
+    private readonly dataDir: string,
+    private readonly token: string,
+  ) {}
+
+  static async start(setup: MailroomSetup): Promise<MailroomBench> {
+    const database = `mailroom_bench_mta_${process.pid}_${setup.label}`;
+    const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-mta-'));
+    const file = join(dataDir, 'mailroom.json');
+    // Everything else is the default configuration (concurrency, per-destination connections, lease, poll).
+    writeFileSync(file, JSON.stringify({ mta: { hostname: 'mta.bench.test', port: setup.sink.port, regions: { 'us-east-1': { ips: [{ address: setup.egress, helo: 'out.bench.test' }] } } } }));
+    const config = loadConfig({
+      MAILROOM_CONFIG: file,
+      MAILROOM_ENV: 'test',
+      MAILROOM_DATA_DIR: dataDir,
+      MAILROOM_DATABASE_URL: `${setup.server}/${database}`,
+      MAILROOM_REDIS_URL: setup.redis,
+      MAILROOM_REDIS_KEY_PREFIX: `mailroom-bench-mta:${process.pid}:${setup.label}:`,
+      MAILROOM_DNS_SERVERS: setup.dns,
+      ...(process.env.BENCH_MTA_CONCURRENCY ? { MAILROOM_MTA_CONCURRENCY: process.env.BENCH_MTA_CONCURRENCY } : {}),
+    });
+    const runtime = await createRuntime(config, { logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'warn', { fd: 2 }) });
+    const team = await runtime.services.teams.create({ name: 'Bench', planCode: 'unlimited' });
+    await runtime.services.teams.setTier(team.id, 2);
+    const view = await runtime.services.domains.create(team, createDomainSchema.parse({ name: 'bench.test' }));
+    await runtime.db.knex('domains').where({ id: view.domain.id }).update({ status: 'verified' });
+    const { token } = await runtime.services.apiKeys.create(team.id, { name: 'bench', permission: 'sending_access' });
+    return new MailroomBench(runtime, setup, database, dataDir, token);
+  }
+
+  /** Accepts `total` messages to distinct recipients at sink.test (durably queued); returns them as Postfix gets them. */
+  async accept(total: number, text: string): Promise<BenchMessage[]> {
+    const { services } = this.runtime;
+    const auth = await services.apiKeys.authenticate(this.token);
+    const emails: Email[] = new Array(total);
+    let next = 0;
+    const sender = async () => {
+      while (next < total) {
+        const i = next++;
+        const input = sendEmailSchema.parse({ from: 'Bench <bench@bench.test>', to: [`r${i}@sink.test`], subject: `MTA benchmark message ${i}`, text });
+        emails[i] = await services.emails.send(auth, input);
+      }
+    };
+    await Promise.all(Array.from({ length: SENDERS }, sender));
+    const domain = (await services.domains.repository.findById(emails[0]!.domainId))!;
+    return Promise.all(emails.map(async (email) => ({ from: returnPath(email, domain), to: email.to[0]!, mime: (await services.emails.mime(email))! })));
+  }
+
+  /** Starts the worker and times it until all `total` deliveries are settled delivered. */
+  async deliver(total: number, timeoutMs = 600_000): Promise<MailroomResult> {
+    const { knex } = this.runtime.db;
+    const keys = await this.runtime.services.domains.signingKeys((await knex('domains').first('id')).id);
+    const before = this.setup.sink.received;
+    const started = performance.now();
+    const worker = startDeliveryWorker(this.runtime);
+    try {
+      // The sink's counter says when the last message arrived; only then ask the database.
+      await withTimeout(this.setup.sink.waitFor(before + total), timeoutMs, 'the sink to receive every message');
+      for (;;) {
+        const [row] = (await knex('deliveries').where({ state: 'delivered' }).count({ n: '*' })) as Array<{ n: number | string }>;
+        if (Number(row?.n) >= total) break;
+        if (performance.now() - started > timeoutMs) throw new Error('timed out waiting for every delivery to settle');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      return { seconds, signedKeyBits: keyBits(keys) };
+    } finally {
+      await worker.stop();
+    }
+  }
+
+  /** Checks after a run: every delivery delivered once, the sink got exactly `total` messages. */
+  async verify(total: number): Promise<string[]> {
+    const problems: string[] = [];
+    const { knex } = this.runtime.db;
+    const states = (await knex('deliveries').select('state').count({ n: '*' }).groupBy('state')) as Array<{ state: string; n: number | string }>;
+    const delivered = Number(states.find((s) => s.state === 'delivered')?.n ?? 0);
+    if (delivered !== total) problems.push(`deliveries by state: ${JSON.stringify(states)}`);
+    const [attempts] = (await knex('delivery_attempts').count({ n: '*' })) as Array<{ n: number | string }>;
+    if (Number(attempts?.n) !== total) problems.push(`${String(attempts?.n)} attempts for ${total} deliveries`);
+    return problems;
+  }
+
+  async close(): Promise<void> {
+    await this.runtime.close();
+    const admin = await mysql.createConnection({ uri: `${this.setup.server}/` });
+    await admin.query(`DROP DATABASE IF EXISTS \`${this.database}\``);
+    await admin.end();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+function keyBits(keys: Array<{ algorithm: string; privateKeyPem: string }>): number {
+  const rsa = keys.find((key) => key.algorithm === 'rsa');
+  if (!rsa) return 0;
+  return (createPrivateKey(rsa.privateKeyPem).asymmetricKeyDetails?.modulusLength as number | undefined) ?? 0;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([promise, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]).finally(() => clearTimeout(timer));
+}
