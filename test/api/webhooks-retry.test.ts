@@ -40,7 +40,9 @@ t.test('a receiver that is down (refused, then 503) and comes back gets every ev
   t.equal((await get(fx, team.token, `/webhooks/${id}/events/${eventIds[0]}`)).status, 'attempting');
   down.status = 503;
   await down.up();
-  await waitUntil(async () => eventIds.every((e) => down.received.some((w) => w.headers['webhook-id'] === e)), '503s for every event');
+  // Wait for the recorded 503 attempts (not merely requests seen): a request in flight when the
+  // status flips to 200 would otherwise be answered 200 and never retried.
+  await waitUntil(async () => (await Promise.all(eventIds.map(attemptsOf))).every((a) => a.some((x) => x.http_status_code === 503)), '503s for every event');
   down.status = 200;
   await waitUntil(async () => (await get(fx, team.token, `/webhooks/${id}/events?limit=100`)).data.every((e: { status: string }) => e.status === 'success'), 'every event succeeded');
   for (const eventId of eventIds) {
