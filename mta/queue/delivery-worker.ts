@@ -2,8 +2,10 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Delivery, Lane } from '../../core/deliveries/delivery.types.js';
+import type { Email } from '../../core/emails/email.types.js';
 import type { Runtime } from '../../core/runtime.js';
 import { egressPools } from '../../lib/config/egress-pools.js';
+import { startPollingLoop, type PollingLoop } from '../../lib/polling-loop.js';
 import { DestinationDelivery } from '../delivery/destination-delivery.js';
 import { MessagePreparer } from '../delivery/message-preparer.js';
 import { OutcomeRecorder } from '../delivery/outcome-recorder.js';
@@ -16,9 +18,28 @@ const BULK_SHARE = 0.5;
 
 export type DeliveryWorker = { stop(): Promise<void>; wake(): void; readonly inFlight: number };
 
+/** Consecutive emails' deliveries in parts of about `size` (an email is never split). */
+function claimSizedParts<T extends { deliveries: unknown[] }>(entries: T[], size: number): T[][] {
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let count = 0;
+  for (const entry of entries) {
+    if (count > 0 && count + entry.deliveries.length > size) {
+      parts.push(part);
+      part = [];
+      count = 0;
+    }
+    part.push(entry);
+    count += entry.deliveries.length;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
 /**
- * The mta process's loop: hand accepted emails over to the queue, claim due deliveries with a
- * lease (transactional first, bulk only into its share of the slots), group them into batches
+ * The mta process's loop: hand accepted emails over to the queue (keeping the deliveries that
+ * fit in its free slots, leased to itself), claim due deliveries with a lease (transactional
+ * first, bulk only into its share of the slots), group them into batches
  * per email and destination, and deliver each destination's batches over one connection under
  * the per-destination cap. Several workers (processes, nodes) share the queue through the
  * claim; a worker that dies leaves leases that expire and are claimed again.
@@ -36,15 +57,13 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
   const claimSize = Math.max(1, Math.ceil(config.mta.concurrency / config.mta.perDestinationConcurrency));
   const inFlight = { all: 0, bulk: 0 };
   const running = new Set<Promise<void>>();
-  let stopped = false;
-  let wake: (() => void) | null = null;
-  let freed = false;
+  let loop: PollingLoop | null = null;
 
-  const deliverClaimed = async (lane: Lane, claimed: Delivery[]) => {
+  const deliverClaimed = async (lane: Lane, claimed: Delivery[], emails: Email[] = []) => {
     inFlight.all += claimed.length;
     if (lane === 'bulk') inFlight.bulk += claimed.length;
     try {
-      const groups = await batches.build(claimed);
+      const groups = await batches.build(claimed, emails);
       // A destination's connection slot is held while sending; the outcomes settle after it is free.
       const sends = [...groups.entries()].map(async ([key, group]) => {
         const domain = key.split('|')[0]!;
@@ -57,14 +76,37 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
     } finally {
       inFlight.all -= claimed.length;
       if (lane === 'bulk') inFlight.bulk -= claimed.length;
-      freed = true;
-      wake?.();
+      loop?.wake();
     }
+  };
+
+  const token = () => `${owner}:${randomBytes(6).toString('hex')}`;
+
+  const start = (lane: Lane, claimed: Delivery[], emails?: Email[]) => {
+    const work = deliverClaimed(lane, claimed, emails);
+    running.add(work);
+    void work.finally(() => running.delete(work));
+  };
+
+  /**
+   * Fresh mail: the hand-over keeps the deliveries that fit in the free slots, leased to this
+   * worker, and they start at once in claim-sized parts (a part's share of a destination goes
+   * over one connection, as a claim's does). Returns [emails handed over, deliveries kept].
+   */
+  const handOver = async (room: number): Promise<[number, number]> => {
+    const { handed, taken } = await services.deliveries.handOverAndTake({ token: token(), leaseMs: config.mta.leaseMs, room });
+    let kept = 0;
+    for (const part of claimSizedParts(taken, claimSize)) {
+      const deliveries = part.flatMap((entry) => entry.deliveries);
+      kept += deliveries.length;
+      start('transactional', deliveries, part.map((entry) => entry.email));
+    }
+    return [handed, kept];
   };
 
   const claim = async (lane: Lane, limit: number) => {
     if (limit <= 0) return 0;
-    const claimed = await services.deliveries.claim(lane, limit, `${owner}:${randomBytes(6).toString('hex')}`, config.mta.leaseMs);
+    const claimed = await services.deliveries.claim(lane, limit, token(), config.mta.leaseMs);
     if (claimed.length === 0) return 0;
     const work = deliverClaimed(lane, claimed);
     running.add(work);
@@ -86,55 +128,26 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
   };
 
   const tick = async (): Promise<number> => {
-    // The hand-over runs beside the claims (its deliveries are claimed by the next tick).
-    const handing = services.deliveries.handOver().catch((err: unknown) => {
+    const [handed, kept] = await handOver(config.mta.concurrency - inFlight.all).catch((err: unknown) => {
       logger.error({ err }, 'hand-over failed; the emails stay queued and are handed over later');
-      return 0;
+      return [0, 0];
     });
     const free = config.mta.concurrency - inFlight.all;
     const transactional = await claimLane('transactional', free);
     const bulkRoom = Math.floor(config.mta.concurrency * BULK_SHARE) - inFlight.bulk;
     const bulk = await claimLane('bulk', Math.min(free - transactional, bulkRoom));
-    return transactional + bulk + (await handing);
+    return handed + kept + transactional + bulk;
   };
 
-  const loop = async () => {
-    while (!stopped) {
-      let claimed = 0;
-      freed = false;
-      try {
-        claimed = await tick();
-      } catch (err) {
-        logger.error({ err }, 'mta tick failed');
-      }
-      if (claimed > 0 && inFlight.all < config.mta.concurrency) continue;
-      // Slots freed while the tick ran (their wake-up found no sleeper): look again at once.
-      if (freed && inFlight.all < config.mta.concurrency) {
-        freed = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, config.mta.pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  };
-
-  const looping = loop();
+  loop = startPollingLoop({ tick, hasRoom: () => inFlight.all < config.mta.concurrency, pollMs: config.mta.pollMs, onError: (err) => logger.error({ err }, 'mta tick failed') });
   logger.info({ owner, concurrency: config.mta.concurrency }, 'mta worker started');
   return {
     get inFlight() {
       return inFlight.all;
     },
-    wake: () => wake?.(),
+    wake: () => loop?.wake(),
     async stop() {
-      stopped = true;
-      wake?.();
-      await looping;
+      await loop?.stop();
       await Promise.allSettled([...running]);
       destination.close();
     },

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Runtime } from '../../core/runtime.js';
+import { startPollingLoop, type PollingLoop } from '../../lib/polling-loop.js';
 import type { WebhookDelivery } from '../../core/webhooks/webhook.types.js';
 
 export type WebhookWorker = { stop(): Promise<void>; wake(): void; readonly inFlight: number };
@@ -15,9 +16,7 @@ export function startWebhookWorker(runtime: Runtime): WebhookWorker {
   const { config, services, logger } = runtime;
   const owner = `${hostname()}:${process.pid}`;
   const running = new Set<Promise<void>>();
-  let stopped = false;
-  let full = false;
-  let wake: (() => void) | null = null;
+  let loop: PollingLoop | null = null;
   services.webhookDispatcher.onEndpointDisabled((info) => logger.warn(info, 'webhook endpoint disabled: every attempt failed for webhooks.disableAfterSeconds'));
 
   const start = (delivery: WebhookDelivery) => {
@@ -29,51 +28,28 @@ export function startWebhookWorker(runtime: Runtime): WebhookWorker {
       .finally(() => {
         running.delete(work);
         // A slot came free: a loop that slept because it was full looks again at once.
-        if (full) wake?.();
+        loop?.wake();
       });
     running.add(work);
   };
 
   const tick = async (): Promise<number> => {
     const free = config.webhooks.concurrency - running.size;
-    full = free <= 0;
-    if (full) return 0;
+    if (free <= 0) return 0;
     const claimed = await services.webhookDispatcher.claim(Math.min(free, 100), `${owner}:${randomBytes(6).toString('hex')}`);
     for (const delivery of claimed) start(delivery);
     return claimed.length;
   };
 
-  const loop = async () => {
-    while (!stopped) {
-      let claimed = 0;
-      try {
-        claimed = await tick();
-      } catch (err) {
-        logger.error({ err }, 'webhook claim failed');
-      }
-      if (claimed > 0 && running.size < config.webhooks.concurrency) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, config.webhooks.pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  };
-
-  const looping = loop();
+  loop = startPollingLoop({ tick, hasRoom: () => running.size < config.webhooks.concurrency, pollMs: config.webhooks.pollMs, onError: (err) => logger.error({ err }, 'webhook claim failed') });
   logger.info({ owner, concurrency: config.webhooks.concurrency }, 'webhook worker started');
   return {
     get inFlight() {
       return running.size;
     },
-    wake: () => wake?.(),
+    wake: () => loop?.wake(),
     async stop() {
-      stopped = true;
-      wake?.();
-      await looping;
+      await loop?.stop();
       await Promise.allSettled([...running]);
     },
   };
