@@ -11,6 +11,7 @@ import { loadConfig } from '../lib/config/load-config.js';
 import { createLogger } from '../lib/logger.js';
 import { returnPath } from '../mta/delivery/message-preparer.js';
 import { startDeliveryWorker } from '../mta/queue/delivery-worker.js';
+import { startMtaProcesses } from './mta-processes.js';
 import type { BenchMessage } from './postfix-relay.js';
 
 export type MailroomSetup = {
@@ -37,6 +38,7 @@ const SENDERS = 32;
 export class MailroomBench {
   private constructor(
     readonly runtime: Runtime,
+    private readonly env: Record<string, string>,
     private readonly setup: MailroomSetup,
     private readonly database: string,
     private readonly dataDir: string,
@@ -49,7 +51,7 @@ export class MailroomBench {
     const file = join(dataDir, 'mailroom.json');
     // Everything else is the default configuration (concurrency, per-destination connections, lease, poll).
     writeFileSync(file, JSON.stringify({ mta: { hostname: 'mta.bench.test', port: setup.sink.port, regions: { 'us-east-1': { ips: [{ address: setup.egress, helo: 'out.bench.test' }] } } } }));
-    const config = loadConfig({
+    const env: Record<string, string> = {
       MAILROOM_CONFIG: file,
       MAILROOM_ENV: 'test',
       MAILROOM_DATA_DIR: dataDir,
@@ -57,15 +59,15 @@ export class MailroomBench {
       MAILROOM_REDIS_URL: setup.redis,
       MAILROOM_REDIS_KEY_PREFIX: `mailroom-bench-mta:${process.pid}:${setup.label}:`,
       MAILROOM_DNS_SERVERS: setup.dns,
-      ...(process.env.BENCH_MTA_CONCURRENCY ? { MAILROOM_MTA_CONCURRENCY: process.env.BENCH_MTA_CONCURRENCY } : {}),
-    });
+    };
+    const config = loadConfig(env);
     const runtime = await createRuntime(config, { logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'warn', { fd: 2 }) });
     const team = await runtime.services.teams.create({ name: 'Bench', planCode: 'unlimited' });
     await runtime.services.teams.setTier(team.id, 2);
     const view = await runtime.services.domains.create(team, createDomainSchema.parse({ name: 'bench.test' }));
     await runtime.db.knex('domains').where({ id: view.domain.id }).update({ status: 'verified' });
     const { token } = await runtime.services.apiKeys.create(team.id, { name: 'bench', permission: 'sending_access' });
-    return new MailroomBench(runtime, setup, database, dataDir, token);
+    return new MailroomBench(runtime, env, setup, database, dataDir, token);
   }
 
   /** Accepts `total` messages to distinct recipients at sink.test (durably queued); returns them as Postfix gets them. */
@@ -86,13 +88,16 @@ export class MailroomBench {
     return Promise.all(emails.map(async (email) => ({ from: returnPath(email, domain), to: email.to[0]!, mime: (await services.emails.mime(email))! })));
   }
 
-  /** Starts the worker and times it until all `total` deliveries are settled delivered. */
-  async deliver(total: number, timeoutMs = 600_000): Promise<MailroomResult> {
+  /**
+   * Starts the delivery worker and times it until all `total` deliveries are settled
+   * delivered: in this process (`processes` 0), or as that many `mailroom mta` processes.
+   */
+  async deliver(total: number, processes = 0, timeoutMs = 600_000): Promise<MailroomResult> {
     const { knex } = this.runtime.db;
     const keys = await this.runtime.services.domains.signingKeys((await knex('domains').first('id')).id);
     const before = this.setup.sink.received;
-    const started = performance.now();
-    const worker = startDeliveryWorker(this.runtime);
+    const worker = processes > 0 ? await startMtaProcesses(processes, this.env) : inProcess(this.runtime);
+    const started = worker.startedAt;
     try {
       // The sink's counter says when the last message arrived; only then ask the database.
       await withTimeout(this.setup.sink.waitFor(before + total), timeoutMs, 'the sink to receive every message');
@@ -128,6 +133,12 @@ export class MailroomBench {
     await admin.end();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+function inProcess(runtime: Runtime): { startedAt: number; stop(): Promise<void> } {
+  const startedAt = performance.now();
+  const worker = startDeliveryWorker(runtime);
+  return { startedAt, stop: () => worker.stop() };
 }
 
 function keyBits(keys: Array<{ algorithm: string; privateKeyPem: string }>): number {

@@ -5,7 +5,7 @@
  */
 const HEADERS = 275; // From, To, Subject, Message-ID, Date, Content-Transfer-Encoding, MIME-Version, Content-Type as composed
 
-const LINE = 'The quick brown fox jumps over the lazy dog while the queue drains. ';
+const LINE = 'The quick brown fox jumps over the lazy dog while the queue drains.';
 
 export function bodyOfSize(size: number): string {
   const lines: string[] = [];

@@ -57,8 +57,9 @@ export class DeliveryRepository {
         state: d.state,
         attempts: d.attempts,
         next_attempt_at: d.nextAttemptAt,
-        lease_owner: null,
-        lease_until: null,
+        // Set when the handing-over worker keeps the delivery for itself (see HandOverService).
+        lease_owner: d.leaseOwner,
+        lease_until: d.leaseUntil,
         egress_ip: null,
         last_reply: null,
         delay_notified: false,

@@ -1,17 +1,13 @@
 import type { Knex } from 'knex';
 import { commitPart, GroupCommitter } from '../../db/group-commit.js';
 import type { Clock } from '../../lib/clock.js';
-import { newId } from '../../lib/ids.js';
-import { normalizeEmail } from '../addresses/email-address.js';
-import { parseMailbox } from '../addresses/mailbox.js';
-import { emailEventData } from '../emails/email-event-data.js';
 import type { EmailEventEntry, EmailEvents } from '../emails/email-events.js';
 import { EmailRepository } from '../emails/email.repository.js';
 import type { Email } from '../emails/email.types.js';
 import type { EventService } from '../events/event.service.js';
 import type { SuppressionService } from '../suppressions/suppression.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
-import { takeQueuedEmails } from './hand-over.js';
+import { HandOverService, type HandOverResult, type HandOverTake } from './hand-over.service.js';
 import { retryConflicts } from './retry-conflicts.js';
 import { settleRows } from './settle-rows.js';
 import { EgressBlockRepository } from './egress-block.repository.js';
@@ -40,8 +36,6 @@ type SettleRequest = {
   settled: Delivery[];
 };
 
-const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
-
 /**
  * The outbound queue's state changes. Accepted emails are handed over (one delivery per
  * recipient, `email.sent`), workers claim deliveries with a lease, and every outcome settles
@@ -55,83 +49,24 @@ export class DeliveryService {
   private readonly emails: EmailRepository;
   /** One settle transaction at a time; the next group gathers while it commits. */
   private readonly settles: GroupCommitter;
+  private readonly handOvers: HandOverService;
 
   constructor(private readonly deps: DeliveryServiceDeps) {
     this.settles = new GroupCommitter(deps.knex, 1, 200);
+    this.handOvers = new HandOverService(deps);
     this.repository = new DeliveryRepository(deps.knex);
     this.emails = new EmailRepository(deps.knex);
     this.blocks = new EgressBlockRepository(deps.knex);
   }
 
-  /**
-   * queued emails -> deliveries, `limit` at a time in one transaction: each email moves from
-   * queued to sent (once, even with several mta processes: see takeQueuedEmails), its
-   * deliveries are inserted and email.sent recorded. If that transaction fails, the emails are
-   * retried one per transaction so one bad email cannot hold up the rest. Returns how many
-   * emails were handed over.
-   */
+  /** queued emails -> deliveries (see HandOverService); returns how many emails were handed over. */
   async handOver(limit = 200, lane: Lane = 'transactional'): Promise<number> {
-    const emails = await this.emails.queuedForHandOver(limit);
-    if (emails.length === 0) return 0;
-    try {
-      return await this.handOverTogether(emails, lane);
-    } catch (err) {
-      if (emails.length === 1) throw err;
-    }
-    let handed = 0;
-    let failure: unknown = null;
-    for (const email of emails) {
-      try {
-        handed += await this.handOverTogether([email], lane);
-      } catch (err) {
-        failure ??= err;
-      }
-    }
-    if (failure && handed === 0) throw failure;
-    return handed;
+    return (await this.handOvers.handOver(limit, lane)).handed;
   }
 
-  private handOverTogether(emails: Email[], lane: Lane): Promise<number> {
-    const now = this.deps.clock.now();
-    return this.deps.knex.transaction(async (trx) => {
-      const taken = new Set(await takeQueuedEmails(trx, emails.map((email) => email.id), now));
-      const moved = emails.filter((email) => taken.has(email.id));
-      await new DeliveryRepository(trx).insertMany(moved.flatMap((email) => this.deliveriesOf(email, lane, now)));
-      await this.deps.events.recordMany(trx, moved.map((email) => ({ teamId: email.teamId, type: 'email.sent' as const, data: emailEventData(email) })));
-      return moved.length;
-    });
-  }
-
-  private deliveriesOf(email: Email, lane: Lane, now: Date): Delivery[] {
-    const suppressed = new Set(email.suppressedRecipients.map(normalizeEmail));
-    const recipients = new Map<string, string>();
-    for (const value of [...email.to, ...(email.cc ?? []), ...(email.bcc ?? [])]) {
-      // The one strict parser, as at acceptance: the envelope is built from its output.
-      const address = parseMailbox(value)!.address;
-      const key = normalizeEmail(address);
-      if (!suppressed.has(key) && !recipients.has(key)) recipients.set(key, address);
-    }
-    const expiresAt = new Date(now.getTime() + this.deps.maxQueueSeconds * 1000);
-    return [...recipients.values()].map((recipient) => ({
-      id: newId(),
-      emailId: email.id,
-      teamId: email.teamId,
-      domainId: email.domainId,
-      recipient,
-      recipientDomain: domainOf(recipient),
-      lane,
-      state: 'queued',
-      attempts: 0,
-      nextAttemptAt: now,
-      leaseOwner: null,
-      leaseUntil: null,
-      egressIp: null,
-      lastReply: null,
-      delayNotified: false,
-      expiresAt,
-      createdAt: now,
-      updatedAt: now,
-    }));
+  /** A hand-over in which the worker keeps the deliveries it has room for, already leased to it. */
+  handOverAndTake(take: HandOverTake, limit = 200, lane: Lane = 'transactional'): Promise<HandOverResult> {
+    return this.handOvers.handOver(limit, lane, take);
   }
 
   async claim(lane: Lane, limit: number, token: string, leaseMs: number): Promise<Delivery[]> {

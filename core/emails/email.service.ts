@@ -35,6 +35,11 @@ function decodeRecord(record: Buffer): { bodies: EmailBodies; mime: Buffer } {
   const length = record.readUInt32BE(0);
   return { bodies: JSON.parse(record.subarray(4, 4 + length).toString('utf8')) as EmailBodies, mime: record.subarray(4 + length) };
 }
+
+/** The MIME part of a record alone: the MTA sends every message and needs no parsed bodies. */
+function mimeOfRecord(record: Buffer): Buffer {
+  return record.subarray(4 + record.readUInt32BE(0));
+}
 import { composeMime } from './mime.js';
 import { emailEventData } from './email-event-data.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
@@ -300,7 +305,7 @@ export class EmailService {
   /** The stored MIME of an accepted email (what the MTA sends). */
   async mime(email: Email): Promise<Buffer | null> {
     const record = await this.deps.spool.read(email.spool);
-    return record ? decodeRecord(record).mime : null;
+    return record ? mimeOfRecord(record) : null;
   }
 
   /**

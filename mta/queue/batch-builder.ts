@@ -26,10 +26,11 @@ export class BatchBuilder {
     private readonly outcomes: OutcomeRecorder,
   ) {}
 
-  async build(claimed: Delivery[]): Promise<Map<string, DeliveryBatch[]>> {
+  /** `known`: emails the caller already holds (a hand-over's), not read again. */
+  async build(claimed: Delivery[], known: Email[] = []): Promise<Map<string, DeliveryBatch[]>> {
     const groups = new Map<string, DeliveryBatch[]>();
     const resting = new Map<string, Set<string>>();
-    for (const { email, deliveries, domain, message } of await this.prepareAll(claimed)) {
+    for (const { email, deliveries, domain, message } of await this.prepareAll(claimed, known)) {
       if (!domain || !message) {
         await this.services.deliveries.failed(email, deliveries, toAttempt(localContext('')), domain ? 'The stored message could not be read' : 'The sending domain was deleted');
         continue;
@@ -58,9 +59,11 @@ export class BatchBuilder {
    * email is read at once (the reads overlap instead of queueing one after another), then
    * signed. Emails purged by retention while queued are left out: nothing to send or announce.
    */
-  private async prepareAll(claimed: Delivery[]) {
+  private async prepareAll(claimed: Delivery[], known: Email[]) {
     const byEmail = groupBy(claimed, (d) => d.emailId);
-    const emails = new Map((await this.services.deliveries.emailsByIds([...byEmail.keys()])).map((email) => [email.id, email]));
+    const emails = new Map(known.map((email) => [email.id, email]));
+    const missing = [...byEmail.keys()].filter((id) => !emails.has(id));
+    for (const email of await this.services.deliveries.emailsByIds(missing)) emails.set(email.id, email);
     const domains = new Map<string, ReturnType<MessagePreparer['domain']>>();
     const prepared = await Promise.all(
       [...byEmail.values()].map(async (deliveries) => {

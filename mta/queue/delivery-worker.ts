@@ -15,6 +15,8 @@ import { DestinationLimiter } from './destination-limiter.js';
 
 /** Share of a worker's slots bulk mail may hold, so transactional mail always finds a free one. */
 const BULK_SHARE = 0.5;
+/** Emails handed over in one transaction at most. */
+const HAND_OVER_MAX = 200;
 
 export type DeliveryWorker = { stop(): Promise<void>; wake(): void; readonly inFlight: number };
 
@@ -94,7 +96,10 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
    * over one connection, as a claim's does). Returns [emails handed over, deliveries kept].
    */
   const handOver = async (room: number): Promise<[number, number]> => {
-    const { handed, taken } = await services.deliveries.handOverAndTake({ token: token(), leaseMs: config.mta.leaseMs, room });
+    // As many emails as there is room for (at least a claim's worth, so a full worker still
+    // moves mail into the queue for others): what this worker hands over, it mostly keeps.
+    const limit = Math.min(HAND_OVER_MAX, Math.max(room, claimSize));
+    const { handed, taken } = await services.deliveries.handOverAndTake({ token: token(), leaseMs: config.mta.leaseMs, room }, limit);
     let kept = 0;
     for (const part of claimSizedParts(taken, claimSize)) {
       const deliveries = part.flatMap((entry) => entry.deliveries);
