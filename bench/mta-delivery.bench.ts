@@ -8,7 +8,8 @@
  *   npm run bench:mta   (as root: installs Postfix from the Debian packages if it is missing;
  *                        MariaDB on 127.0.0.1:3306 as root, Redis on 127.0.0.1:6379)
  *   BENCH_MTA_TOTAL (2000), BENCH_MTA_SIZES (4096,51200), BENCH_MTA_ROUNDS (3, medians printed),
- *   BENCH_MTA_POSTFIX_MODE (hold | maildrop, see postfix-relay.ts)
+ *   BENCH_MTA_POSTFIX_MODE (hold | maildrop, see postfix-relay.ts), BENCH_MTA_PROCESSES (0: the
+ *   worker in this process; n: n `mailroom mta` processes)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { TestDnsServer } from '../test/helpers/dns-server.js';
+import { cpuSeconds, POSTFIX_PROCESSES } from './cpu-ticks.js';
 import { MailroomBench } from './mta-mailroom.js';
 import { bodyOfSize } from './mta-message.js';
 import { SinkProcess } from './mta-sink.js';
@@ -26,31 +28,39 @@ const TOTAL = Number(process.env.BENCH_MTA_TOTAL ?? 2000);
 const SIZES = (process.env.BENCH_MTA_SIZES ?? '4096,51200').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_MTA_ROUNDS ?? 3);
 const MODE = (process.env.BENCH_MTA_POSTFIX_MODE ?? 'hold') as PostfixMode;
+/** 0: the delivery worker runs in the benchmark process; n: n `mailroom mta` processes. */
+const PROCESSES = Number(process.env.BENCH_MTA_PROCESSES ?? 0);
 const SERVER = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SINK_HOST = '127.0.0.10';
 const EGRESS = '127.0.0.2';
 
-type Sample = { size: number; bytes: number; mailroom: number; postfix: number };
+type Sample = { size: number; bytes: number; mailroom: number; postfix: number; mailroomCpuMs: number; postfixCpuMs: number };
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
+const spread = (values: number[], digits = 0) => `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
+const perMessageMs = (cpuSeconds: number) => (cpuSeconds * 1000) / TOTAL;
 
-async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<number> {
+/** Postfix's run: queued on hold (not timed), then timed from the release until the sink has every message. */
+async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<{ seconds: number; cpu: { postfix: number; sink: number } }> {
   const relay = await PostfixRelay.start(mkdtempSync(join(tmpdir(), 'mailroom-bench-postfix-')), sink, EGRESS, MODE);
   try {
     await relay.inject(messages);
     const before = sink.received;
+    const cpuBefore = { postfix: cpuSeconds(POSTFIX_PROCESSES), sink: cpuSeconds(['smtp-sink']) };
     const started = performance.now();
     await relay.release();
     await sink.waitFor(before + messages.length);
     const seconds = (performance.now() - started) / 1000;
+    const cpu = { postfix: cpuSeconds(POSTFIX_PROCESSES) - cpuBefore.postfix, sink: cpuSeconds(['smtp-sink']) - cpuBefore.sink };
     await relay.waitEmpty();
-    return seconds;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (sink.received - before !== messages.length) throw new Error(`Postfix run is not valid: the sink received ${sink.received - before} messages for ${messages.length}`);
+    return { seconds, cpu };
   } finally {
     await relay.stop();
   }
@@ -62,20 +72,27 @@ async function measure(round: number, size: number, sink: SinkProcess, dns: Test
   try {
     const messages = await mailroom.accept(TOTAL, bodyOfSize(size));
     const bytes = messages.reduce((sum, m) => sum + m.mime.length, 0) / messages.length;
-    let postfixSeconds = 0;
-    if (round % 2 === 0) postfixSeconds = await postfix(messages, sink);
+    const other = round % 2 === 0 ? await postfix(messages, sink) : null;
     const before = sink.received;
-    const result = await mailroom.deliver(TOTAL);
+    const result = await mailroom.deliver(TOTAL, PROCESSES);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const problems = await mailroom.verify(TOTAL);
     if (sink.received - before !== TOTAL) problems.push(`the sink received ${sink.received - before} messages for ${TOTAL}`);
     if (result.signedKeyBits !== 2048) problems.push(`signing key: RSA ${result.signedKeyBits} bits`);
     if (problems.length > 0) throw new Error(`Mailroom run is not valid: ${problems.join('; ')}`);
-    if (round % 2 === 1) postfixSeconds = await postfix(messages, sink);
-    const sample = { size, bytes, mailroom: TOTAL / result.seconds, postfix: TOTAL / postfixSeconds };
+    const { seconds, cpu } = other ?? (await postfix(messages, sink));
+    const sample: Sample = {
+      size,
+      bytes,
+      mailroom: TOTAL / result.seconds,
+      postfix: TOTAL / seconds,
+      mailroomCpuMs: perMessageMs(result.cpu.mta + result.cpu.database + result.cpu.sink),
+      postfixCpuMs: perMessageMs(cpu.postfix + cpu.sink),
+    };
+    const ms = (value: number) => perMessageMs(value).toFixed(2);
     console.log(
-      `[round ${round}] ${(bytes / 1024).toFixed(1)} KB x ${TOTAL}: Mailroom ${sample.mailroom.toFixed(0)}/s (${result.seconds.toFixed(2)} s), ` +
-        `Postfix ${sample.postfix.toFixed(0)}/s (${postfixSeconds.toFixed(2)} s), ratio ${(sample.mailroom / sample.postfix).toFixed(2)}`,
+      `[round ${round}] ${(bytes / 1024).toFixed(1)} KB x ${TOTAL}: Mailroom ${sample.mailroom.toFixed(0)}/s (${result.seconds.toFixed(2)} s; CPU ms/msg: mta ${ms(result.cpu.mta)}, MariaDB ${ms(result.cpu.database)}, sink ${ms(result.cpu.sink)}), ` +
+        `Postfix ${sample.postfix.toFixed(0)}/s (${seconds.toFixed(2)} s; CPU ms/msg: postfix ${ms(cpu.postfix)}, sink ${ms(cpu.sink)}), ratio ${(sample.mailroom / sample.postfix).toFixed(2)}`,
     );
     return sample;
   } finally {
@@ -93,7 +110,8 @@ async function conditions(): Promise<string> {
     `MTA benchmark: ${TOTAL} messages per size, ${ROUNDS} round(s), one recipient each, all to one destination domain`,
     `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim()}), MariaDB ${version[0]?.v} with innodb_flush_log_at_trx_commit=${flush[0]?.Value}, Postfix ${postfixVersion}`,
     `sink: Postfix smtp-sink on ${SINK_HOST} (one process for both sides); egress ${EGRESS}; Postfix queue mode: ${MODE}`,
-    'Mailroom: default mta configuration, delivery worker in the benchmark process, RSA-2048 DKIM signing, settled in MariaDB',
+    `Mailroom: default mta configuration (concurrency 200, 5 connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
+    'Postfix: default configuration relaying to the sink (relayhost), no DKIM; timed from the release of the held queue',
   ].join('\n');
 }
 
@@ -106,17 +124,18 @@ try {
   console.log(await conditions());
   const samples: Sample[] = [];
   for (let round = 1; round <= ROUNDS; round++) for (const size of SIZES) samples.push(await measure(round, size, sink, dns));
-  console.log('\n| size | N | Mailroom msgs/s | Postfix msgs/s | ratio Mailroom/Postfix |');
-  console.log('| --- | --- | --- | --- | --- |');
+  console.log('\n| size | N | Mailroom msgs/s | Postfix msgs/s | ratio Mailroom/Postfix | CPU ms/msg Mailroom (with MariaDB, sink) | CPU ms/msg Postfix (with sink) |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const size of SIZES) {
     const of = samples.filter((s) => s.size === size);
     const ratios = of.map((s) => s.mailroom / s.postfix);
+    const cell = (values: number[], digits = 0) => `${median(values).toFixed(digits)} (${spread(values, digits)})`;
     console.log(
-      `| ${(median(of.map((s) => s.bytes)) / 1024).toFixed(1)} KB | ${TOTAL} | ${median(of.map((s) => s.mailroom)).toFixed(0)} (${spread(of.map((s) => s.mailroom))}) ` +
-        `| ${median(of.map((s) => s.postfix)).toFixed(0)} (${spread(of.map((s) => s.postfix))}) | ${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) |`,
+      `| ${(median(of.map((s) => s.bytes)) / 1024).toFixed(1)} KB | ${TOTAL} | ${cell(of.map((s) => s.mailroom))} | ${cell(of.map((s) => s.postfix))} | ${cell(ratios, 2)} ` +
+        `| ${cell(of.map((s) => s.mailroomCpuMs), 2)} | ${cell(of.map((s) => s.postfixCpuMs), 2)} |`,
     );
   }
-  console.log(`medians of ${ROUNDS} round(s); in parentheses the lowest and highest round`);
+  console.log(`medians of ${ROUNDS} round(s); in parentheses the lowest and highest round. CPU: user + system time of the processes during the timed run (MariaDB's includes any other client it served meanwhile)`);
 } finally {
   await dns.close();
   await sink.stop();

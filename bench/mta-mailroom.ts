@@ -11,6 +11,7 @@ import { loadConfig } from '../lib/config/load-config.js';
 import { createLogger } from '../lib/logger.js';
 import { returnPath } from '../mta/delivery/message-preparer.js';
 import { startDeliveryWorker } from '../mta/queue/delivery-worker.js';
+import { cpuSeconds } from './cpu-ticks.js';
 import { startMtaProcesses } from './mta-processes.js';
 import type { BenchMessage } from './postfix-relay.js';
 
@@ -24,7 +25,10 @@ export type MailroomSetup = {
   label: string;
 };
 
-export type MailroomResult = { seconds: number; signedKeyBits: number };
+/** CPU seconds spent in the timed run by Mailroom's processes, MariaDB (all its clients) and the sink. */
+export type CpuSplit = { mta: number; database: number; sink: number };
+
+export type MailroomResult = { seconds: number; signedKeyBits: number; cpu: CpuSplit };
 
 const SENDERS = 32;
 
@@ -96,7 +100,10 @@ export class MailroomBench {
     const { knex } = this.runtime.db;
     const keys = await this.runtime.services.domains.signingKeys((await knex('domains').first('id')).id);
     const before = this.setup.sink.received;
+    const database = cpuSeconds(['mariadbd', 'mysqld']);
+    const sink = cpuSeconds(['smtp-sink']);
     const worker = processes > 0 ? await startMtaProcesses(processes, this.env) : inProcess(this.runtime);
+    const mta = worker.cpuSeconds();
     const started = worker.startedAt;
     try {
       // The sink's counter says when the last message arrived; only then ask the database.
@@ -108,7 +115,8 @@ export class MailroomBench {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       const seconds = (performance.now() - started) / 1000;
-      return { seconds, signedKeyBits: keyBits(keys) };
+      const cpu = { mta: worker.cpuSeconds() - mta, database: cpuSeconds(['mariadbd', 'mysqld']) - database, sink: cpuSeconds(['smtp-sink']) - sink };
+      return { seconds, signedKeyBits: keyBits(keys), cpu };
     } finally {
       await worker.stop();
     }
@@ -135,10 +143,15 @@ export class MailroomBench {
   }
 }
 
-function inProcess(runtime: Runtime): { startedAt: number; stop(): Promise<void> } {
+/** The worker in this process (its CPU: this process's, which the benchmark's own polling adds little to). */
+function inProcess(runtime: Runtime): { startedAt: number; cpuSeconds(): number; stop(): Promise<void> } {
   const startedAt = performance.now();
   const worker = startDeliveryWorker(runtime);
-  return { startedAt, stop: () => worker.stop() };
+  const cpuSeconds = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
+  return { startedAt, cpuSeconds, stop: () => worker.stop() };
 }
 
 function keyBits(keys: Array<{ algorithm: string; privateKeyPem: string }>): number {

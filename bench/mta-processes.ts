@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cpuSecondsOfPids } from './cpu-ticks.js';
 
 const BIN = fileURLToPath(new URL('../bin/mailroom.js', import.meta.url));
 
 export type MtaProcesses = {
   /** performance.now() when the first process logged "mta worker started" (its loop has begun). */
   startedAt: number;
+  /** CPU seconds the processes have used so far. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 };
 
@@ -41,7 +44,8 @@ export async function startMtaProcesses(count: number, env: Record<string, strin
     await stopAll(children);
     throw err;
   }
-  return { startedAt: Math.min(...started), stop: () => stopAll(children) };
+  const pids = children.map((child) => child.pid!).filter(Boolean);
+  return { startedAt: Math.min(...started), cpuSeconds: () => cpuSecondsOfPids(pids), stop: () => stopAll(children) };
 }
 
 function parseLine(line: string): { msg?: string; level?: number } {

@@ -166,7 +166,7 @@ export class DeliveryService {
     const rows = requests.flatMap(({ group, changes, attempt }) =>
       group.map((delivery) => ({ delivery, row: { ...changes, attempts: delivery.attempts + 1, egress_ip: attempt.egressIp, last_reply: attempt.reply, updated_at: now } })),
     );
-    const settledIds = await settleRows(trx, rows);
+    const settledIds = await settleRows(trx, rows, { optimistic: requests.length > 1 });
     const announcements: Announcement[] = [];
     for (const request of requests) {
       request.settled = request.group.filter((d) => settledIds.has(d.id));
