@@ -16,6 +16,7 @@ import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
+import { loadConfig } from '../lib/config/load-config.js';
 import { TestDnsServer } from '../test/helpers/dns-server.js';
 import { cpuSeconds, POSTFIX_PROCESSES } from './cpu-ticks.js';
 import { MailroomBench } from './mta-mailroom.js';
@@ -106,12 +107,13 @@ async function conditions(): Promise<string> {
   const [version] = (await admin.query('SELECT VERSION() AS v')) as unknown as [Array<{ v: string }>];
   await admin.end();
   const postfixVersion = execFileSync('/usr/sbin/postconf', ['-d', '-h', 'mail_version'], { encoding: 'utf8' }).trim();
+  const { mta } = loadConfig({ MAILROOM_CONFIG: '', MAILROOM_ENV: 'test' });
   return [
     `MTA benchmark: ${TOTAL} messages per size, ${ROUNDS} round(s), one recipient each, all to one destination domain`,
     `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim()}), MariaDB ${version[0]?.v} with innodb_flush_log_at_trx_commit=${flush[0]?.Value}, Postfix ${postfixVersion}`,
     `sink: Postfix smtp-sink on ${SINK_HOST} (one process for both sides); egress ${EGRESS}; Postfix queue mode: ${MODE}`,
-    `Mailroom: default mta configuration (concurrency 200, 5 connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
-    'Postfix: default configuration relaying to the sink (relayhost), no DKIM; timed from the release of the held queue',
+    `Mailroom: default mta configuration (concurrency ${mta.concurrency}, ${mta.perDestinationConcurrency} connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
+    `Postfix: default configuration relaying to the sink (relayhost), no DKIM; timed from ${MODE === 'hold' ? 'the release of the held queue' : 'enabling pickup of the maildrop'}`,
   ].join('\n');
 }
 

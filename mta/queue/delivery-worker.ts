@@ -41,10 +41,10 @@ function claimSizedParts<T extends { deliveries: unknown[] }>(entries: T[], size
 /**
  * The mta process's loop: hand accepted emails over to the queue (keeping the deliveries that
  * fit in its free slots, leased to itself), claim due deliveries with a lease (transactional
- * first, bulk only into its share of the slots), group them into batches
- * per email and destination, and deliver each destination's batches over one connection under
- * the per-destination cap. Several workers (processes, nodes) share the queue through the
- * claim; a worker that dies leaves leases that expire and are claimed again.
+ * first, bulk only into its share of the slots), group them into batches per email and
+ * destination, and deliver each destination's batches over one connection under the
+ * per-destination cap. Several workers (processes, nodes) share the queue through the claim; a
+ * worker that dies leaves leases that expire and are claimed again.
  */
 export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
   const { config, services, logger, lookup } = runtime;
