@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { readAt, ReadHandles } from './read-handles.js';
 import { join } from 'node:path';
 import { CoalescedSync } from './coalesced-sync.js';
 import { CoalescedWrites } from './coalesced-writes.js';
+
+const SEGMENT_NAME = /^seg-[A-Za-z0-9-]+\.spool$/;
 
 export type SpoolRef = { segment: string; offset: number; length: number };
 
@@ -19,8 +22,10 @@ export class SegmentSpool {
   private segment: Segment | undefined;
   private opening: Promise<Segment> | undefined;
   private readonly dirSync: CoalescedSync;
+  private readonly readers: ReadHandles;
 
   constructor(private readonly dir: string, private readonly maxSegmentBytes = 256 * 1024 * 1024) {
+    this.readers = new ReadHandles(dir);
     this.dirSync = new CoalescedSync(async () => {
       const handle = await open(this.dir, 'r');
       try {
@@ -48,21 +53,21 @@ export class SegmentSpool {
     return { segment: segment.name, offset, length: data.length };
   }
 
+  /**
+   * One record, or null when its segment is gone or shorter than the reference. Segments are
+   * read through descriptors kept open for a while (see ReadHandles): the MTA reads every
+   * message it sends, and opening and closing the file each time cost more than the read.
+   */
   async read(ref: SpoolRef): Promise<Buffer | null> {
-    if (!/^seg-[A-Za-z0-9-]+\.spool$/.test(ref.segment)) return null;
-    let handle: FileHandle;
+    if (!SEGMENT_NAME.test(ref.segment)) return null;
+    const fd = await this.readers.acquire(ref.segment);
+    if (fd === null) return null;
     try {
-      handle = await open(join(this.dir, ref.segment), 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
-    try {
-      const buffer = Buffer.alloc(ref.length);
-      const { bytesRead } = await handle.read(buffer, 0, ref.length, ref.offset);
+      const buffer = Buffer.allocUnsafe(ref.length);
+      const bytesRead = await readAt(fd, buffer, ref.offset);
       return bytesRead === ref.length ? buffer : null;
     } finally {
-      await handle.close();
+      this.readers.release(ref.segment);
     }
   }
 
@@ -79,18 +84,20 @@ export class SegmentSpool {
       throw err;
     }
     const removed: string[] = [];
-    for (const name of names.filter((n) => /^seg-[A-Za-z0-9-]+\.spool$/.test(n))) {
+    for (const name of names.filter((n) => SEGMENT_NAME.test(n))) {
       if (name === this.segment?.name) continue;
       const info = await stat(join(this.dir, name)).catch(() => undefined);
       if (!info || now - info.mtimeMs < minAgeMs) continue;
       if (await isReferenced(name)) continue;
       await unlink(join(this.dir, name)).catch(() => undefined);
+      this.readers.forget(name);
       removed.push(name);
     }
     return removed;
   }
 
   async close(): Promise<void> {
+    this.readers.closeAll();
     const segment = this.segment;
     this.segment = undefined;
     if (segment) await segment.handle.close();
