@@ -1,4 +1,4 @@
-import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { WireConnection } from './wire-connection.js';
 import { Transcript } from './transcript.js';
 
 export type SessionOptions = {
@@ -47,13 +47,13 @@ const rejection = (err: unknown) => {
  */
 export class SmtpSession {
   readonly transcript: Transcript;
-  private connection: SMTPConnection;
+  private connection: WireConnection;
   private closed = false;
 
   private constructor(readonly options: SessionOptions) {
     this.transcript = new Transcript(options.transcriptMaxBytes);
     const enforced = options.tls === 'enforced';
-    this.connection = new SMTPConnection({
+    this.connection = new WireConnection({
       host: options.address,
       port: options.port,
       servername: options.mxHost,
