@@ -8,6 +8,7 @@
  *
  *   npm run bench:send   (MariaDB on 127.0.0.1:3306 as root, Redis on 127.0.0.1:6379)
  *   BENCH_TOTAL, BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_WORKERS, BENCH_ROUNDS (medians of rounds)
+ *   BENCH_ONLY=single,redis,workers: only these Mailroom runs (all three by default), e.g. to profile one
  */
 import { availableParallelism } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -85,11 +86,12 @@ console.log(
   `send-path benchmark: ${TOTAL} requests after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, innodb_flush_log_at_trx_commit=${flush[0]?.Value}, ` +
     `${availableParallelism()} cores, load generator in its own process, ${ROUNDS} round(s)`,
 );
+const ONLY = (process.env.BENCH_ONLY ?? 'single,redis,workers').split(',');
 const runs = [
-  { label: 'mailroom POST /emails, 1 API process, in-process rate-limit store', run: (round: number) => mailroom(round, 1, false) },
-  { label: 'mailroom POST /emails, 1 API process, Redis', run: (round: number) => mailroom(round, 1, true) },
-  { label: `mailroom POST /emails, ${WORKERS} API workers (api.workers), Redis`, run: (round: number) => mailroom(round, WORKERS, true) },
-];
+  { name: 'single', label: 'mailroom POST /emails, 1 API process, in-process rate-limit store', run: (round: number) => mailroom(round, 1, false) },
+  { name: 'redis', label: 'mailroom POST /emails, 1 API process, Redis', run: (round: number) => mailroom(round, 1, true) },
+  { name: 'workers', label: `mailroom POST /emails, ${WORKERS} API workers (api.workers), Redis`, run: (round: number) => mailroom(round, WORKERS, true) },
+].filter((r) => ONLY.includes(r.name));
 const refs: number[] = [];
 const results = runs.map(() => [] as Array<{ rate: number; ratio: number }>);
 for (let round = 1; round <= ROUNDS; round++) {
@@ -107,5 +109,9 @@ console.log(`reference: ${median(refs).toFixed(0)}/s`);
 for (const [i, { label }] of runs.entries()) {
   console.log(`${label}: ${median(results[i]!.map((r) => r.rate)).toFixed(0)}/s, ratio ${median(results[i]!.map((r) => r.ratio)).toFixed(2)}`);
 }
-console.log(`ratio, single process: ${median(results[0]!.map((r) => r.ratio)).toFixed(2)}`);
-console.log(`ratio, ${WORKERS} API workers (multi-process, NOT single-process): ${median(results[2]!.map((r) => r.ratio)).toFixed(2)}`);
+const ratioOf = (name: string) => {
+  const i = runs.findIndex((r) => r.name === name);
+  return i < 0 ? 'not run' : median(results[i]!.map((r) => r.ratio)).toFixed(2);
+};
+console.log(`ratio, single process: ${ratioOf('single')}`);
+console.log(`ratio, ${WORKERS} API workers (multi-process, NOT single-process): ${ratioOf('workers')}`);
