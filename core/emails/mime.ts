@@ -1,5 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { pooledRandomBytes } from '../../lib/crypto/random-pool.js';
+import { tuneMimeNode } from './mime-node-tuning.js';
+import { renderMimeTree } from './mime-render.js';
 import type { Mailbox } from '../addresses/mailbox.js';
 
 export type ComposeInput = {
@@ -16,12 +18,15 @@ export type ComposeInput = {
   date: Date;
 };
 
+tuneMimeNode();
+
 const address = (mailbox: Mailbox) => ({ name: mailbox.name ?? '', address: mailbox.address });
 
 /**
  * Renders the message with nodemailer's MIME composer. Only parsed values go in (never the raw
  * header strings), attachments only as buffers, and file and URL access are off: a `path` can
- * never make the composer read a local file or fetch a URL. Bcc is never a header.
+ * never make the composer read a local file or fetch a URL. Bcc is never a header. The compiled
+ * tree is serialized without streams (see mime-render.ts); the same bytes as its build().
  */
 export async function composeMime(input: ComposeInput): Promise<Buffer> {
   const composer = new MailComposer({
@@ -42,5 +47,6 @@ export async function composeMime(input: ComposeInput): Promise<Buffer> {
     disableUrlAccess: true,
     xMailer: false,
   });
-  return composer.compile().build();
+  const root = composer.compile();
+  return renderMimeTree(root) ?? root.build();
 }
