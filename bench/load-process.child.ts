@@ -9,6 +9,8 @@ import type { LoadRequest } from './load-process.js';
 process.once('message', (request: LoadRequest) => {
   void (async () => {
     if (request.warmup > 0) await postLoad(request.url, request.headers, benchMessage, request.warmup, request.concurrency);
+    // The parent reads the server's CPU time from here on (the measured run alone).
+    await new Promise<void>((resolve) => process.send!({ warmedUp: true }, () => resolve()));
     const result = await postLoad(request.url, request.headers, benchMessage, request.total, request.concurrency);
     process.send!(result, () => process.exit(0));
   })();

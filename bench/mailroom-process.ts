@@ -29,7 +29,7 @@ export async function seedBenchTeam(env: Record<string, string>): Promise<string
  * `mailroom api` as a real process (a cluster when MAILROOM_API_WORKERS > 1); resolves once it
  * listens. BENCH_NODE_ARGS adds node options (e.g. `--cpu-prof --cpu-prof-dir=prof`; workers inherit them).
  */
-export async function startMailroomProcess(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startMailroomProcess(env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'api'], { env: { ...process.env, ...env, MAILROOM_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -49,6 +49,7 @@ export async function startMailroomProcess(env: Record<string, string>): Promise
   });
   return {
     url,
+    pid: child.pid!,
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -14,7 +14,9 @@ import { availableParallelism } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import mysql from 'mysql2/promise';
+import { cpuSecondsOfPids } from './cpu-ticks.js';
 import { postLoadInChild, type LoadResult } from './load-process.js';
 import { startMailroomProcess, seedBenchTeam } from './mailroom-process.js';
 import { startReferenceServer } from './reference-server.js';
@@ -27,7 +29,32 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const SERVER = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const load = (url: string, headers: Record<string, string>) => postLoadInChild({ url, headers: { 'user-agent': 'bench', ...headers }, total: TOTAL, concurrency: CONCURRENCY, warmup: WARMUP });
+type Measured = LoadResult & { cpuMsPerRequest: number };
+
+/**
+ * The load, and the server's CPU time (user + system) per measured request: `cpuSeconds` reads
+ * the server's processes, at the end of the warm-up and at the end of the run. Far steadier than
+ * throughput on a shared machine, and what the goal depends on here (2 cores for everything).
+ */
+async function load(url: string, headers: Record<string, string>, cpuSeconds: () => number): Promise<Measured> {
+  let before = 0;
+  const result = await postLoadInChild({ url, headers: { 'user-agent': 'bench', ...headers }, total: TOTAL, concurrency: CONCURRENCY, warmup: WARMUP }, () => (before = cpuSeconds()));
+  return { ...result, cpuMsPerRequest: ((cpuSeconds() - before) * 1000) / TOTAL };
+}
+
+/** The process and its descendants (an API cluster's workers). */
+function processTree(pid: number): number[] {
+  const children: number[] = [];
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) children.push(Number(child));
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+const ownCpuSeconds = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+};
 
 async function dropDatabase(name: string) {
   const admin = await mysql.createConnection({ uri: `${SERVER}/` });
@@ -35,18 +62,19 @@ async function dropDatabase(name: string) {
   await admin.end();
 }
 
-async function reference(round: number): Promise<LoadResult> {
+async function reference(round: number): Promise<Measured> {
   const database = `mailroom_bench_ref_${process.pid}_${round}`;
   const server = await startReferenceServer(SERVER, database, CONCURRENCY);
   try {
-    return await load(`${server.url}/emails`, {});
+    // The reference server runs in this process, which does nothing else meanwhile.
+    return await load(`${server.url}/emails`, {}, ownCpuSeconds);
   } finally {
     await server.close();
     await dropDatabase(database);
   }
 }
 
-async function mailroom(round: number, workers: number, redis: boolean): Promise<LoadResult> {
+async function mailroom(round: number, workers: number, redis: boolean): Promise<Measured> {
   const database = `mailroom_bench_${process.pid}_${round}_${workers}_${redis ? 'r' : 'm'}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-'));
   const env = {
@@ -66,7 +94,8 @@ async function mailroom(round: number, workers: number, redis: boolean): Promise
     const token = await seedBenchTeam(env);
     const api = await startMailroomProcess(env);
     try {
-      return await load(`${api.url}/emails`, { authorization: `Bearer ${token}` });
+      const tree = processTree(api.pid);
+      return await load(`${api.url}/emails`, { authorization: `Bearer ${token}` }, () => cpuSecondsOfPids(tree));
     } finally {
       await api.stop();
     }
@@ -76,7 +105,7 @@ async function mailroom(round: number, workers: number, redis: boolean): Promise
   }
 }
 
-const rate = (r: LoadResult) => `${r.perSecond.toFixed(0)}/s in ${r.seconds.toFixed(2)} s, failed ${r.failed} ${JSON.stringify(r.statuses)}`;
+const rate = (r: Measured) => `${r.perSecond.toFixed(0)}/s in ${r.seconds.toFixed(2)} s, server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request, failed ${r.failed} ${JSON.stringify(r.statuses)}`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 const admin = await mysql.createConnection({ uri: `${SERVER}/` });
@@ -93,21 +122,24 @@ const runs = [
   { name: 'workers', label: `mailroom POST /emails, ${WORKERS} API workers (api.workers), Redis`, run: (round: number) => mailroom(round, WORKERS, true) },
 ].filter((r) => ONLY.includes(r.name));
 const refs: number[] = [];
-const results = runs.map(() => [] as Array<{ rate: number; ratio: number }>);
+const refCpu: number[] = [];
+const results = runs.map(() => [] as Array<{ rate: number; ratio: number; cpu: number }>);
 for (let round = 1; round <= ROUNDS; round++) {
   const ref = await reference(round);
   refs.push(ref.perSecond);
+  refCpu.push(ref.cpuMsPerRequest);
   console.log(`[${round}] reference (Koa + mysql2, 1 INSERT/request, 1 process): ${rate(ref)}`);
   for (const [i, { label, run }] of runs.entries()) {
     const result = await run(round);
-    results[i]!.push({ rate: result.perSecond, ratio: result.perSecond / ref.perSecond });
+    results[i]!.push({ rate: result.perSecond, ratio: result.perSecond / ref.perSecond, cpu: result.cpuMsPerRequest });
     console.log(`[${round}] ${label}: ${rate(result)}`);
   }
 }
 console.log(`\nmedians of ${ROUNDS} round(s); every ratio is against the single-process reference of its round`);
-console.log(`reference: ${median(refs).toFixed(0)}/s`);
+console.log(`reference: ${median(refs).toFixed(0)}/s, server CPU ${median(refCpu).toFixed(3)} ms/request`);
 for (const [i, { label }] of runs.entries()) {
-  console.log(`${label}: ${median(results[i]!.map((r) => r.rate)).toFixed(0)}/s, ratio ${median(results[i]!.map((r) => r.ratio)).toFixed(2)}`);
+  const of = (pick: (r: (typeof results)[number][number]) => number) => median(results[i]!.map(pick));
+  console.log(`${label}: ${of((r) => r.rate).toFixed(0)}/s, ratio ${of((r) => r.ratio).toFixed(2)}, server CPU ${of((r) => r.cpu).toFixed(3)} ms/request`);
 }
 const ratioOf = (name: string) => {
   const i = runs.findIndex((r) => r.name === name);
