@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Token prefixes of this interface (spec: OAuth client registration). */
@@ -11,8 +12,11 @@ export function generateApiKeyToken(): string {
   return TOKEN_PREFIXES.apiKey + randomBytes(32).toString('base64url');
 }
 
+/** Every request hashes its token: the one-shot crypto.hash (Node >= 20.12) is about 3x cheaper than a Hash object. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', token, 'hex') : createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 export function keyPrefixOf(token: string): string {
