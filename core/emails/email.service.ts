@@ -19,27 +19,8 @@ import { resolveContent } from './email-content.js';
 import { EmailRepository } from './email.repository.js';
 import type { SendEmailInput } from './email.schemas.js';
 import type { Email, EmailAttachment, EmailBodies } from './email.types.js';
-
-type LoadedAttachment = { filename?: string; content: Buffer; contentType?: string; contentId?: string };
-type PreparedEmail = { email: Email; mime: Buffer; bodies: EmailBodies; attachments: LoadedAttachment[] };
-
-/** A spool record: [u32 length of the bodies JSON][bodies JSON][MIME]. */
-function encodeRecord(bodies: EmailBodies, mime: Buffer): Buffer {
-  const json = Buffer.from(JSON.stringify(bodies));
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(json.length);
-  return Buffer.concat([head, json, mime]);
-}
-
-function decodeRecord(record: Buffer): { bodies: EmailBodies; mime: Buffer } {
-  const length = record.readUInt32BE(0);
-  return { bodies: JSON.parse(record.subarray(4, 4 + length).toString('utf8')) as EmailBodies, mime: record.subarray(4 + length) };
-}
-
-/** The MIME part of a record alone: the MTA sends every message and needs no parsed bodies. */
-function mimeOfRecord(record: Buffer): Buffer {
-  return record.subarray(4 + record.readUInt32BE(0));
-}
+import { decodeRecord, encodeRecord, mimeOfRecord } from './spool-record.js';
+import { acceptedEmailsWriter, type AcceptedEmails } from './accepted-emails.js';
 import { composeMime } from './mime.js';
 import { emailEventData } from './email-event-data.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
@@ -47,6 +28,10 @@ import { commitPart, type CommitPart, type GroupCommitter } from '../../db/group
 import type { DownloadLinks } from './download-links.js';
 import { purgeByPlanRetention } from '../retention/plan-retention.js';
 import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
+
+type LoadedAttachment = { filename?: string; content: Buffer; contentType?: string; contentId?: string };
+/** `recipients`: every address of to, cc and bcc, checked against the suppression list when the email commits. */
+type PreparedEmail = { email: Email; recipients: string[]; mime: Buffer; bodies: EmailBodies; attachments: LoadedAttachment[] };
 
 const MAX_RECIPIENTS = 50;
 
@@ -78,8 +63,12 @@ const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1
 export class EmailService {
   private readonly repository: EmailRepository;
 
+  /** The group commit's writer of accepted emails (with their suppression check, see accepted-emails.ts). */
+  private readonly insertAccepted: (trx: Knex, groups: AcceptedEmails[]) => Promise<void>;
+
   constructor(private readonly deps: EmailServiceDeps) {
     this.repository = new EmailRepository(deps.knex);
+    this.insertAccepted = acceptedEmailsWriter(deps);
   }
 
   /** `alongside`: rows to commit in the same transaction as the email's (its request log). */
@@ -140,14 +129,12 @@ export class EmailService {
     }
     if (!options.quotaChecked) await this.assertQuota(team, now, 1);
     const attachments = await this.loadAttachments(input.attachments ?? []);
-    const suppressed = [...(await this.deps.suppressions.suppressedAmong(team.id, recipients))];
 
     const id = newId();
     const messageId = `<${id}@${domain.name}>`;
     const { instrumentHtml } = this.deps;
     const html = content.html !== null && instrumentHtml && (domain.openTracking || domain.clickTracking) ? instrumentHtml(content.html, id, domain) : content.html;
     const mime = await composeMime({ from, to, cc, replyTo, subject: content.subject, html, text: content.text, headers: input.headers ?? {}, attachments, messageId, date: now });
-    const allSuppressed = suppressed.length === new Set(recipients.map((r) => r.toLowerCase())).size;
     const email: Email = {
       id,
       teamId: team.id,
@@ -159,7 +146,8 @@ export class EmailService {
       cc: input.cc ?? null,
       bcc: input.bcc ?? null,
       replyTo: content.replyTo ?? null,
-      suppressedRecipients: suppressed,
+      // Both settled when the email commits (accepted-emails.ts): suppressed recipients, and 'suppressed' if all are.
+      suppressedRecipients: [],
       subject: content.subject,
       tags: input.tags ? Object.fromEntries(input.tags.map((tag) => [tag.name, tag.value])) : null,
       headers: input.headers && Object.keys(input.headers).length > 0 ? input.headers : null,
@@ -167,14 +155,14 @@ export class EmailService {
       templateVersionId: content.templateVersionId,
       topicId: input.topic_id ?? null,
       messageId,
-      lastEvent: allSuppressed ? 'suppressed' : scheduledAt ? 'scheduled' : 'queued',
+      lastEvent: scheduledAt ? 'scheduled' : 'queued',
       scheduledAt,
       sizeBytes: mime.length,
       spool: { segment: '', offset: 0, length: 0 },
       createdAt: now,
       updatedAt: now,
     };
-    return { email, mime, bodies: { html: content.html, text: content.text }, attachments };
+    return { email, recipients, mime, bodies: { html: content.html, text: content.text }, attachments };
   }
 
   /**
@@ -207,21 +195,9 @@ export class EmailService {
     }
     if (prepared.length === 0) return;
     // Grouped with concurrent sends: one transaction, and one INSERT per table, for many requests.
-    await this.deps.committer.commit([commitPart('emails', { emails: prepared.map((p) => p.email), attachmentRows }, this.insertAccepted), ...alongside]);
+    const accepted: AcceptedEmails = { emails: prepared.map((p) => p.email), recipients: prepared.map((p) => p.recipients), attachmentRows };
+    await this.deps.committer.commit([commitPart('emails', accepted, this.insertAccepted), ...alongside]);
   }
-
-  /** The rows of a committing group's accepted emails, with their attachments and events. */
-  private readonly insertAccepted = async (trx: Knex, groups: Array<{ emails: Email[]; attachmentRows: EmailAttachment[] }>): Promise<void> => {
-    const emails = groups.flatMap((g) => g.emails);
-    await new EmailRepository(trx).insertAttachments(groups.flatMap((g) => g.attachmentRows));
-    await new EmailRepository(trx).insertMany(emails);
-    for (const email of emails) {
-      for (const recipient of email.suppressedRecipients) {
-        await this.deps.events.record(email.teamId, 'email.suppressed', { ...emailEventData(email, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
-      }
-      if (email.lastEvent === 'scheduled') await this.deps.events.record(email.teamId, 'email.scheduled', emailEventData(email), trx);
-    }
-  };
 
   /** PATCH /emails/{id}: a new time for a scheduled email; once dispatched it is locked. */
   async reschedule(teamId: string, id: string, scheduledAt: string): Promise<Email> {

@@ -27,10 +27,7 @@ export class SuppressionService {
 
   constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventService }) {
     this.repository = new SuppressionRepository(deps.knex);
-    this.reads = new CoalescedReads(async (lookups) => {
-      const found = await this.repository.suppressedPairs(lookups.flatMap(({ teamId, emails }) => emails.map((emailNormalized) => ({ teamId, emailNormalized }))));
-      return lookups.map(({ teamId, emails }) => new Set(emails.filter((email) => found.has(pairKey(teamId, email)))));
-    });
+    this.reads = new CoalescedReads((lookups) => suppressedOf(this.repository, lookups));
   }
 
   async add(teamId: string, email: string, origin: SuppressionOrigin = 'manual', sourceId: string | null = null): Promise<Suppression> {
@@ -100,11 +97,19 @@ export class SuppressionService {
     return this.repository.list(teamId, query);
   }
 
-  /** The send path: which of these recipients (lower-cased) are suppressed. */
-  /** The normalized addresses among `emails` on the team's list (every send asks: reads are coalesced). */
+  /** The normalized addresses among `emails` on the team's list (concurrent callers' reads are coalesced). */
   async suppressedAmong(teamId: string, emails: string[]): Promise<Set<string>> {
     if (emails.length === 0) return new Set();
     return this.reads.read({ teamId, emails: emails.map(normalizeEmail) });
+  }
+
+  /**
+   * The same for several look-ups at once, in one query inside `trx`: the send path asks in the
+   * transaction that commits a group of emails, so the group's check is one statement in a
+   * round trip already paid for, and sees every suppression committed before it.
+   */
+  async suppressedWithin(trx: Knex, lookups: Array<{ teamId: string; emails: string[] }>): Promise<Array<Set<string>>> {
+    return suppressedOf(new SuppressionRepository(trx), lookups.map(({ teamId, emails }) => ({ teamId, emails: emails.map(normalizeEmail) })));
   }
 
   private async removeAll(teamId: string, suppressions: Suppression[]): Promise<void> {
@@ -114,4 +119,10 @@ export class SuppressionService {
       for (const s of suppressions) await this.deps.events.record(teamId, 'suppression.removed', eventData(s), trx);
     });
   }
+}
+
+/** One query for all look-ups (normalized addresses), answered per look-up. */
+async function suppressedOf(repository: SuppressionRepository, lookups: Array<{ teamId: string; emails: string[] }>): Promise<Array<Set<string>>> {
+  const found = await repository.suppressedPairs(lookups.flatMap(({ teamId, emails }) => emails.map((emailNormalized) => ({ teamId, emailNormalized }))));
+  return lookups.map(({ teamId, emails }) => new Set(emails.filter((email) => found.has(pairKey(teamId, email)))));
 }
