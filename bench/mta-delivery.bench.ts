@@ -9,7 +9,8 @@
  *                        MariaDB on 127.0.0.1:3306 as root, Redis on 127.0.0.1:6379)
  *   BENCH_MTA_TOTAL (2000), BENCH_MTA_SIZES (4096,51200), BENCH_MTA_ROUNDS (3, medians printed),
  *   BENCH_MTA_POSTFIX_MODE (hold | maildrop, see postfix-relay.ts), BENCH_MTA_PROCESSES (0: the
- *   worker in this process; n: n `mailroom mta` processes)
+ *   worker in this process; n: n `mailroom mta` processes), BENCH_MTA_CONFIG (JSON merged into the
+ *   mta section, for experiments; printed with the conditions)
  */
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
@@ -20,7 +21,7 @@ import mysql from 'mysql2/promise';
 import { loadConfig } from '../lib/config/load-config.js';
 import { TestDnsServer } from '../test/helpers/dns-server.js';
 import { cpuSeconds, POSTFIX_PROCESSES } from './cpu-ticks.js';
-import { MailroomBench } from './mta-mailroom.js';
+import { benchMtaOverrides, MailroomBench } from './mta-mailroom.js';
 import { bodyOfSize } from './mta-message.js';
 import { SinkProcess } from './mta-sink.js';
 import { ensurePostfix } from './postfix-install.js';
@@ -126,12 +127,13 @@ async function conditions(): Promise<string> {
   const [version] = (await admin.query('SELECT VERSION() AS v')) as unknown as [Array<{ v: string }>];
   await admin.end();
   const postfixVersion = execFileSync('/usr/sbin/postconf', ['-d', '-h', 'mail_version'], { encoding: 'utf8' }).trim();
-  const { mta } = loadConfig({ MAILROOM_CONFIG: '', MAILROOM_ENV: 'test' });
+  const overrides = benchMtaOverrides();
+  const { mta } = { mta: { ...loadConfig({ MAILROOM_CONFIG: '', MAILROOM_ENV: 'test' }).mta, ...overrides } };
   return [
     `MTA benchmark: ${TOTAL} messages per size, ${ROUNDS} round(s), one recipient each, all to one destination domain`,
     `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim()}), MariaDB ${version[0]?.v} with innodb_flush_log_at_trx_commit=${flush[0]?.Value}, Postfix ${postfixVersion}`,
     `sink: Postfix smtp-sink on ${SINK_HOST} (one process for both sides); egress ${EGRESS}; Postfix queue mode: ${MODE}`,
-    `Mailroom: default mta configuration (concurrency ${mta.concurrency}, ${mta.perDestinationConcurrency} connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
+    `Mailroom: ${Object.keys(overrides).length > 0 ? `mta configuration with BENCH_MTA_CONFIG ${JSON.stringify(overrides)}` : 'default mta configuration'} (concurrency ${mta.concurrency}, ${mta.perDestinationConcurrency} connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
     `Postfix: default configuration relaying to the sink (relayhost), no DKIM; timed from ${MODE === 'hold' ? 'the release of the held queue' : 'enabling pickup of the maildrop'}`,
     `one RSA-2048 signature on this machine: ${rsaSignatureMs().toFixed(2)} ms of CPU (part of Mailroom's CPU per message below; Postfix signs nothing)`,
   ].join('\n');

@@ -53,8 +53,9 @@ export class MailroomBench {
     const database = `mailroom_bench_mta_${process.pid}_${setup.label}`;
     const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-bench-mta-'));
     const file = join(dataDir, 'mailroom.json');
-    // Everything else is the default configuration (concurrency, per-destination connections, lease, poll).
-    writeFileSync(file, JSON.stringify({ mta: { hostname: 'mta.bench.test', port: setup.sink.port, regions: { 'us-east-1': { ips: [{ address: setup.egress, helo: 'out.bench.test' }] } } } }));
+    // Everything else is the default configuration (concurrency, per-destination connections,
+    // lease, poll), unless BENCH_MTA_CONFIG overrides some of the mta section for an experiment.
+    writeFileSync(file, JSON.stringify({ mta: { ...benchMtaOverrides(), hostname: 'mta.bench.test', port: setup.sink.port, regions: { 'us-east-1': { ips: [{ address: setup.egress, helo: 'out.bench.test' }] } } } }));
     const env: Record<string, string> = {
       MAILROOM_CONFIG: file,
       MAILROOM_ENV: 'test',
@@ -141,6 +142,15 @@ export class MailroomBench {
     await admin.end();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/** BENCH_MTA_CONFIG: JSON merged into the mta section, e.g. '{"perDestinationConcurrency":20}'. */
+export function benchMtaOverrides(): Record<string, unknown> {
+  const raw = process.env.BENCH_MTA_CONFIG;
+  if (!raw) return {};
+  const parsed: unknown = JSON.parse(raw);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('BENCH_MTA_CONFIG must be a JSON object (keys of the mta section)');
+  return parsed as Record<string, unknown>;
 }
 
 /** The worker in this process (its CPU: this process's, which the benchmark's own polling adds little to). */
