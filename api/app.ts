@@ -32,34 +32,20 @@ export function createApp(options: AppOptions): Koa {
   // Tracking hosts (open pixel, click redirects) are answered before, and outside, the API.
   app.use(trackingMiddleware({ tracking: options.services.tracking, logger: options.logger }));
   app.use(async (ctx) => {
-    const started = performance.now();
-    const startedAt = options.clock.now();
-    const state: RequestState = { requestId: newId(), path: relativePath(ctx.path), route: null, auth: null, rate: null, body: undefined, loggedStatus: null };
-    ctx.set('x-request-id', state.requestId);
-    const logRecord = (result: RouteResult): RequestRecord => ({
-      teamId: state.auth!.team.id,
-      apiKeyId: state.auth!.apiKey.id,
-      startedAt,
-      endpoint: state.path,
+    const request: LoggedRequest = {
+      started: performance.now(),
+      startedAt: options.clock.now(),
       method: ctx.method,
-      responseStatus: result.status,
       userAgent: ctx.get('user-agent') || undefined,
-      requestId: state.requestId,
-      latencyMs: Math.round(performance.now() - started),
-      requestBody: state.body,
-      responseBody: result.raw ? null : (result.body ?? null),
-      emailId: result.emailId ?? null,
-    });
-    // A handler committing a change takes the log entry into its transaction (latency then ends at that commit).
-    const logWith = (planned: RouteResult) => {
-      if (!state.auth) return [];
-      state.loggedStatus = planned.status;
-      return [options.services.requestLogs.part(logRecord(planned))];
+      state: { requestId: newId(), path: relativePath(ctx.path), route: null, auth: null, rate: null, body: undefined, loggedStatus: null },
     };
+    const { state } = request;
+    ctx.set('x-request-id', state.requestId);
 
     let result: RouteResult;
     try {
-      result = await runPipeline(ctx, state, { router, services: options.services, maxBodyBytes: options.maxBodyBytes, logWith });
+      // A handler committing a change takes the log entry into its transaction (latency then ends at that commit).
+      result = await runPipeline(ctx, state, { router, services: options.services, maxBodyBytes: options.maxBodyBytes, logWith: logWith.bind(null, options.services, request) });
     } catch (err) {
       result = errorResult(err, state, options.logger);
     }
@@ -69,11 +55,41 @@ export function createApp(options: AppOptions): Koa {
     // Unless the entry already committed with the handler's change and the answer is the one it records.
     if (state.auth && state.loggedStatus !== result.status) {
       await options.services.requestLogs
-        .record(logRecord(result))
+        .record(logRecord(request, result))
         .catch((err: unknown) => options.logger.error({ err, requestId: state.requestId }, 'could not record request log'));
     }
   });
   return app;
+}
+
+/** What the request log needs of a request, gathered as it goes through. */
+type LoggedRequest = { started: number; startedAt: Date; method: string; userAgent: string | undefined; state: RequestState };
+
+// Module-level functions rather than closures per request: under tsx (esbuild's keepNames)
+// every named closure costs an Object.defineProperty.
+function logRecord(request: LoggedRequest, result: RouteResult): RequestRecord {
+  const { state } = request;
+  return {
+    teamId: state.auth!.team.id,
+    apiKeyId: state.auth!.apiKey.id,
+    startedAt: request.startedAt,
+    endpoint: state.path,
+    method: request.method,
+    responseStatus: result.status,
+    userAgent: request.userAgent,
+    requestId: state.requestId,
+    latencyMs: Math.round(performance.now() - request.started),
+    requestBody: state.body,
+    responseBody: result.raw ? null : (result.body ?? null),
+    emailId: result.emailId ?? null,
+  };
+}
+
+/** RouteContext.logWith: the log entry of the planned result, to commit with the handler's change. */
+function logWith(services: Services, request: LoggedRequest, planned: RouteResult) {
+  if (!request.state.auth) return [];
+  request.state.loggedStatus = planned.status;
+  return [services.requestLogs.part(logRecord(request, planned))];
 }
 
 /** Driver errors that mean "the database is unreachable", not "this request is wrong". */

@@ -68,10 +68,12 @@ export async function runPipeline(
     query: route.query ? parseInput(route.query, queryObject(ctx.URL.searchParams), 'query') : {},
     body: route.body ? parseInput(route.body, parsedBody, 'body') : undefined,
   };
-  const call = () => route.handler({ ...input, auth: state.auth as Authenticated, services: deps.services, requestId: state.requestId, headers: ctx.headers, logWith: deps.logWith });
+  const handlerContext = { ...input, auth: state.auth as Authenticated, services: deps.services, requestId: state.requestId, headers: ctx.headers, logWith: deps.logWith };
 
   const idempotencyKey = ctx.headers['idempotency-key'];
-  if (!route.idempotent || idempotencyKey === undefined || !state.auth) return call();
+  if (!route.idempotent || idempotencyKey === undefined || !state.auth) return route.handler(handlerContext);
+  // Bound rather than a closure: under tsx every named closure costs an Object.defineProperty.
+  const call = route.handler.bind(route, handlerContext);
   const key = Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey;
   return withIdempotency(deps.services, state.auth.team.id, key, requestFingerprint(ctx.method, state.path, raw), call);
 }

@@ -13,21 +13,32 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const settle = (err: Error | null) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (err) reject(err);
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer) => {
+    let settled = false;
+    // Listeners passed inline: a named closure costs every request an Object.defineProperty
+    // under tsx (esbuild's keepNames). Once settled, later events are ignored.
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      settle(tooLarge(limit));
+      settled = true;
+      reject(tooLarge(limit));
       req.destroy();
-    };
-    const onEnd = () => settle(null);
-    const onError = (err: Error) => settle(err);
-    const onClose = () => settle(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    });
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    req.on('error', (err: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+    });
+    req.on('close', () => {
+      if (settled) return;
+      settled = true;
+      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    });
   });
 }
 
