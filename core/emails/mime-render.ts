@@ -19,41 +19,82 @@ type NodeInternals = MimeNode & { _raw?: unknown; _transforms: unknown[]; _proce
 export function renderMimeTree(root: MimeNode): Buffer | null {
   const node = root as NodeInternals;
   if (node._transforms.length > 0 || node._processFuncs.length > 0 || node.newline) return null;
-  const chunks: Buffer[] = [];
-  if (!renderNode(node, chunks)) return null;
+  const out = new Output();
+  if (!renderNode(node, out)) return null;
   // MimeNode.createReadStream ends the message with a line break (its LastNewline stage).
-  const last = chunks.length > 0 ? lastByte(chunks) : undefined;
-  if (last === 0x0d) chunks.push(Buffer.from('\n'));
-  else if (last !== 0x0a) chunks.push(Buffer.from('\r\n'));
-  return Buffer.concat(chunks);
+  const last = out.lastByte();
+  if (last === 0x0d) out.text('\n');
+  else if (last !== 0x0a) out.text('\r\n');
+  return out.bytes();
 }
 
 /** One node as MimeNode.stream() writes it: headers, blank line, encoded content, then its children. */
-function renderNode(node: NodeInternals, chunks: Buffer[]): boolean {
+function renderNode(node: NodeInternals, out: Output): boolean {
   if (node._raw) return false;
   // stream() decides the encoding before building the headers (buildHeaders records it).
   const transferEncoding = node.getTransferEncoding();
-  chunks.push(Buffer.from(node.buildHeaders() + '\r\n\r\n'));
+  out.text(node.buildHeaders() + '\r\n\r\n');
   if (node.content) {
     const content = node.content;
     if (typeof content !== 'string' && !Buffer.isBuffer(content)) return false;
-    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    if (transferEncoding === 'quoted-printable') {
+    if (transferEncoding === 'quoted-printable' || transferEncoding === 'base64') {
+      const bytes = typeof content === 'string' ? Buffer.from(content) : content;
       // As stream() configures it: outside text a lone CR or LF is data.
-      encodeWith(new qp.Encoder({ binary: !/^text\//i.test(node.contentType ?? '') }), bytes, chunks);
-    } else if (transferEncoding === 'base64') {
-      encodeWith(new base64.Encoder({}), bytes, chunks);
+      const encoder = transferEncoding === 'base64' ? new base64.Encoder({}) : new qp.Encoder({ binary: !/^text\//i.test(node.contentType ?? '') });
+      encodeWith(encoder, bytes, out);
+    } else if (typeof content === 'string') {
+      out.text(content);
     } else {
-      chunks.push(bytes);
+      out.binary(content);
     }
   }
   if (!node.multipart) return true;
   for (const [i, child] of node.childNodes.entries()) {
-    chunks.push(Buffer.from(`${i > 0 ? '\r\n' : ''}--${node.boundary}\r\n`));
-    if (!renderNode(child as NodeInternals, chunks)) return false;
+    out.text(`${i > 0 ? '\r\n' : ''}--${node.boundary}\r\n`);
+    if (!renderNode(child as NodeInternals, out)) return false;
   }
-  chunks.push(Buffer.from(`\r\n--${node.boundary}--\r\n`));
+  out.text(`\r\n--${node.boundary}--\r\n`);
   return true;
+}
+
+/**
+ * The message being written. Text (headers, delimiters, the encoders' ASCII output and string
+ * bodies) is gathered as one string and encoded as UTF-8 once, as the stream would encode each
+ * piece: every piece of text starts and ends next to ASCII, so no character spans two pieces.
+ * Only a Buffer body is kept as bytes.
+ */
+class Output {
+  private readonly parts: Buffer[] = [];
+  private pending = '';
+
+  text(value: string): void {
+    this.pending += value;
+  }
+
+  binary(value: Buffer): void {
+    this.flush();
+    this.parts.push(value);
+  }
+
+  lastByte(): number | undefined {
+    if (this.pending.length > 0) return this.pending.charCodeAt(this.pending.length - 1);
+    for (let i = this.parts.length - 1; i >= 0; i--) {
+      const part = this.parts[i]!;
+      if (part.length > 0) return part[part.length - 1];
+    }
+    return undefined;
+  }
+
+  bytes(): Buffer {
+    this.flush();
+    return this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.parts.push(Buffer.from(this.pending));
+    this.pending = '';
+  }
 }
 
 /**
@@ -61,8 +102,8 @@ function renderNode(node: NodeInternals, chunks: Buffer[]): boolean {
  * from the content's PassThrough in stream(): its transform and flush steps are synchronous, so
  * they are called directly and what they push is collected.
  */
-function encodeWith(encoder: Transform, input: Buffer, chunks: Buffer[]): void {
-  (encoder as Collecting).collected = chunks;
+function encodeWith(encoder: Transform, input: Buffer, out: Output): void {
+  (encoder as Collecting).collected = out;
   encoder.push = collect;
   settled = 0;
   encoder._transform(input, 'buffer' as BufferEncoding, settle); // a Buffer chunk, as a stream passes it
@@ -72,23 +113,16 @@ function encodeWith(encoder: Transform, input: Buffer, chunks: Buffer[]): void {
 
 // Module-level rather than closures per call: under tsx (esbuild's keepNames) every named
 // closure costs an Object.defineProperty, a measurable share of a message's rendering.
-type Collecting = Transform & { collected: Buffer[] };
+type Collecting = Transform & { collected: Output };
 let settled = 0;
 
-function collect(this: Collecting, chunk: unknown, encoding?: BufferEncoding): boolean {
-  if (chunk !== null && chunk !== undefined) this.collected.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : (chunk as Buffer));
+/** Both encoders emit ASCII only: quoted-printable as strings, base64 as bytes. */
+function collect(this: Collecting, chunk: unknown): boolean {
+  if (chunk !== null && chunk !== undefined) this.collected.text(typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
   return true;
 }
 
 function settle(err?: Error | null): void {
   if (err) throw err;
   settled++;
-}
-
-function lastByte(chunks: Buffer[]): number | undefined {
-  for (let i = chunks.length - 1; i >= 0; i--) {
-    const chunk = chunks[i]!;
-    if (chunk.length > 0) return chunk[chunk.length - 1];
-  }
-  return undefined;
 }
