@@ -49,5 +49,10 @@ export function tuneMimeNode(): void {
 
 function withBase(parent: MimeNode, options: unknown): unknown {
   const given = (options ?? {}) as { baseBoundary?: string };
-  return given.baseBoundary ? options : { ...given, baseBoundary: parent.rootNode.baseBoundary };
+  if (given.baseBoundary) return options;
+  // The caller's options stay untouched and are read through the prototype (MimeNode only reads
+  // them): cheaper than copying them for every child.
+  const extended = Object.create(given) as { baseBoundary: string };
+  extended.baseBoundary = parent.rootNode.baseBoundary;
+  return extended;
 }

@@ -31,10 +31,12 @@ export function renderMimeTree(root: MimeNode): Buffer | null {
 /** One node as MimeNode.stream() writes it: headers, blank line, encoded content, then its children. */
 function renderNode(node: NodeInternals, out: Output): boolean {
   if (node._raw) return false;
-  // stream() decides the encoding before building the headers (buildHeaders records it).
-  const transferEncoding = node.getTransferEncoding();
   out.text(node.buildHeaders() + '\r\n\r\n');
   if (node.content) {
+    // The encoding stream() uses is getTransferEncoding()'s, which buildHeaders() has just set as
+    // this header (normalized) whenever there is content: read back rather than worked out again
+    // (that would scan the whole body a second time).
+    const transferEncoding = node.getHeader('Content-Transfer-Encoding');
     const content = node.content;
     if (typeof content !== 'string' && !Buffer.isBuffer(content)) return false;
     if (transferEncoding === 'quoted-printable' || transferEncoding === 'base64') {
