@@ -35,8 +35,13 @@ export function acceptedEmailsWriter(deps: { suppressions: SuppressionService; e
   };
 }
 
-/** An email every distinct recipient of which is suppressed is accepted as suppressed, not queued or scheduled. */
+/**
+ * An email every distinct recipient of which is suppressed is accepted as suppressed, otherwise
+ * as scheduled or queued. Set in full each time: a group that fails is written again item by
+ * item, and the list may have changed in between.
+ */
 function settleSuppression(email: Email, suppressed: string[], recipients: string[]): void {
   email.suppressedRecipients = suppressed;
-  if (suppressed.length === new Set(recipients.map((r) => r.toLowerCase())).size) email.lastEvent = 'suppressed';
+  const allSuppressed = suppressed.length === new Set(recipients.map((r) => r.toLowerCase())).size;
+  email.lastEvent = allSuppressed ? 'suppressed' : email.scheduledAt ? 'scheduled' : 'queued';
 }
