@@ -93,8 +93,9 @@ export const configSchema = z
         /**
          * Deliveries one mta process works on at once. Most of them wait on I/O (a claim, a
          * connection, the settle commit), and a claim carries concurrency / perDestination
-         * deliveries: 200 keeps every connection to a busy destination fed and claims in
-         * batches of 40 (at 50, claims of 10 made claiming a third of the database work).
+         * deliveries (10 with the defaults). Fresh mail needs no claim (the worker that hands
+         * it over keeps what fits in its free slots), so claims mostly carry retries and mail
+         * another worker handed over; 200 keeps every connection to a busy destination fed.
          */
         concurrency: z.number().int().min(1).max(1000).default(200),
         /**
