@@ -73,7 +73,7 @@ export function createServices(infra: Infrastructure) {
   // Keys, teams and verified domains are read by every request: kept briefly, and forgotten at
   // once when this process writes any of those tables (other processes: within the TTL).
   const lookupCache = new LookupCache(config.api.lookupCacheMs);
-  watchWrites(knex, ['api_keys', 'teams', 'domains'], () => lookupCache.invalidate());
+  watchWrites(knex, ['api_keys', 'teams', 'domains', 'egress_blocks'], () => lookupCache.invalidate());
   const domains = new DomainService({ knex, clock, lookup, targets, secrets: new SecretBox(infra.masterKey), events, cache: lookupCache });
   const teams = new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' });
   const suppressions = new SuppressionService({ knex, clock, events });
@@ -89,7 +89,7 @@ export function createServices(infra: Infrastructure) {
     ...createWebhookServices({ knex, clock, config, lookup, masterKey: infra.masterKey, events, outbox: webhookOutbox }),
     emailEvents,
     tracking,
-    deliveries: new DeliveryService({ knex, clock, events, emailEvents, suppressions, maxQueueSeconds: config.mta.maxQueueSeconds }),
+    deliveries: new DeliveryService({ knex, clock, events, emailEvents, suppressions, maxQueueSeconds: config.mta.maxQueueSeconds, cache: lookupCache }),
     deliveryRetention: new DeliveryRetention({ knex, clock, transcriptRetentionDays: config.mta.transcriptRetentionDays }),
     domains,
     suppressions,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { commitPart, GroupCommitter } from '../../db/group-commit.js';
+import type { LookupCache } from '../../lib/cache/lookup-cache.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EmailEventEntry, EmailEvents } from '../emails/email-events.js';
 import { EmailRepository } from '../emails/email.repository.js';
@@ -21,6 +22,8 @@ export type DeliveryServiceDeps = {
   suppressions: SuppressionService;
   /** A delivery not done after this long bounces. */
   maxQueueSeconds: number;
+  /** Resting egress addresses are read through it (see restingEgress). */
+  cache?: LookupCache;
 };
 
 /** What a settle records besides the delivery rows: its events, and what commits with them. */
@@ -188,8 +191,16 @@ export class DeliveryService {
     await this.blocks.strike(egressIp, destination, reply, threshold, new Date(now.getTime() + restSeconds * 1000), now);
   }
 
-  restingEgress(destination: string): Promise<Set<string>> {
-    return this.blocks.resting(destination, this.deps.clock.now());
+  /**
+   * Addresses resting from `destination` (or disabled everywhere). Every claim asks, so the
+   * answer is kept for the look-up cache's time (api.lookupCacheMs, 1 s): a strike or an
+   * operator's change made in this process empties it at once (egress_blocks is a watched
+   * table), one made by another process is seen within that time.
+   */
+  async restingEgress(destination: string): Promise<ReadonlySet<string>> {
+    const read = () => this.blocks.resting(destination, this.deps.clock.now());
+    if (!this.deps.cache) return read();
+    return (await this.deps.cache.get(`resting-egress:${destination.toLowerCase()}`, read)) ?? new Set();
   }
 
   /** Operator commands (`mailroom queue`). */

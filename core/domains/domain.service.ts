@@ -174,6 +174,19 @@ export class DomainService {
       .map((key) => ({ selector: key.selector, algorithm: key.algorithm, privateKeyPem: this.deps.secrets.open(key.privateKeySealed) }));
   }
 
+  /**
+   * A domain by id through the look-up cache (api.lookupCacheMs, 1 s): what the MTA reads for
+   * every claim (region, tls setting, return path). A change made in this process is seen at
+   * once (domains is a watched table), one made by another process within that time.
+   */
+  async current(id: string): Promise<Domain | undefined> {
+    return this.deps.cache.get(`domain:${id}`, async () => {
+      const found = await this.repository.findById(id);
+      // Cached rows are shared by concurrent callers: frozen.
+      return found ? Object.freeze(found) : undefined;
+    });
+  }
+
   /** The team's verified domain with this exact name (the domain of a `from` address). */
   async findVerifiedByName(teamId: string, name: string): Promise<Domain | undefined> {
     const lower = name.toLowerCase();

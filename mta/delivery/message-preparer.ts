@@ -20,11 +20,12 @@ export class MessagePreparer {
   constructor(private readonly services: Services) {}
 
   /**
-   * The domain as it is now (its tls setting and return path take effect at once) and its
-   * decrypted signing keys, cached for a minute: a rotation is picked up within that time.
+   * The domain as it is now (a change of its tls setting or return path takes effect within
+   * the look-up cache's second) and its decrypted signing keys, cached for a minute: a
+   * rotation is picked up within that time.
    */
   async domain(domainId: string): Promise<{ domain: Domain | undefined; keys: DkimSigningKey[] }> {
-    const domain = await this.services.domains.repository.findById(domainId);
+    const domain = await this.services.domains.current(domainId);
     if (!domain) return { domain, keys: [] };
     const cached = this.keys.get(domainId);
     if (cached && Date.now() - cached.at < KEY_CACHE_MS) return { domain, keys: cached.keys };

@@ -29,7 +29,7 @@ export class BatchBuilder {
   /** `known`: emails the caller already holds (a hand-over's), not read again. */
   async build(claimed: Delivery[], known: Email[] = []): Promise<Map<string, DeliveryBatch[]>> {
     const groups = new Map<string, DeliveryBatch[]>();
-    const resting = new Map<string, Set<string>>();
+    const resting = new Map<string, ReadonlySet<string>>();
     for (const { email, deliveries, domain, message } of await this.prepareAll(claimed, known)) {
       if (!domain || !message) {
         await this.services.deliveries.failed(email, deliveries, toAttempt(localContext('')), domain ? 'The stored message could not be read' : 'The sending domain was deleted');
