@@ -8,6 +8,7 @@
  *   npm run bench:mta   (as root: installs Postfix from the Debian packages if it is missing;
  *                        MariaDB on 127.0.0.1:3306 as root, Redis on 127.0.0.1:6379)
  *   BENCH_MTA_TOTAL (2000), BENCH_MTA_SIZES (4096,51200), BENCH_MTA_ROUNDS (3, medians printed),
+ *   BENCH_MTA_WARMUP (500 messages each side delivers untimed first; Postfix only in hold mode),
  *   BENCH_MTA_POSTFIX_MODE (hold | maildrop, see postfix-relay.ts), BENCH_MTA_PROCESSES (0: the
  *   worker in this process; n: n `mailroom mta` processes), BENCH_MTA_CONFIG (JSON merged into the
  *   mta section, for experiments; printed with the conditions)
@@ -30,6 +31,8 @@ import { PostfixRelay, type BenchMessage, type PostfixMode } from './postfix-rel
 const TOTAL = Number(process.env.BENCH_MTA_TOTAL ?? 2000);
 const SIZES = (process.env.BENCH_MTA_SIZES ?? '4096,51200').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_MTA_ROUNDS ?? 3);
+/** Messages each side delivers untimed first, in the same round (see MailroomBench.warmUp, warmUpPostfix). */
+const WARMUP = Number(process.env.BENCH_MTA_WARMUP ?? 500);
 const MODE = (process.env.BENCH_MTA_POSTFIX_MODE ?? 'hold') as PostfixMode;
 /** 0: the delivery worker runs in the benchmark process; n: n `mailroom mta` processes. */
 const PROCESSES = Number(process.env.BENCH_MTA_PROCESSES ?? 0);
@@ -52,6 +55,7 @@ const perMessageMs = (cpuSeconds: number) => (cpuSeconds * 1000) / TOTAL;
 async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<{ seconds: number; cpu: { postfix: number; sink: number } }> {
   const relay = await PostfixRelay.start(mkdtempSync(join(tmpdir(), 'mailroom-bench-postfix-')), sink, EGRESS, MODE);
   try {
+    await warmUpPostfix(relay, messages.slice(0, WARMUP), sink);
     await relay.inject(messages);
     const before = sink.received;
     const cpuBefore = { postfix: cpuSeconds(POSTFIX_PROCESSES), sink: cpuSeconds(['smtp-sink']) };
@@ -69,10 +73,25 @@ async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<{ s
   }
 }
 
+/**
+ * Hold mode: the first messages once through the instance, untimed, so the measured run finds
+ * its delivery processes started (as on a server that has been running). Maildrop mode has
+ * no held queue to refill (pickup stays on once released): no warm-up there.
+ */
+async function warmUpPostfix(relay: PostfixRelay, messages: BenchMessage[], sink: SinkProcess): Promise<void> {
+  if (MODE !== 'hold' || messages.length === 0) return;
+  const before = sink.received;
+  await relay.inject(messages);
+  await relay.release();
+  await sink.waitFor(before + messages.length);
+  await relay.waitEmpty();
+}
+
 /** One size, one round: accept in Mailroom, then time both (alternating which goes first). */
 async function measure(round: number, size: number, sink: SinkProcess, dns: TestDnsServer): Promise<Sample> {
   const mailroom = await MailroomBench.start({ server: SERVER, redis: REDIS, dns: dns.address, sink, egress: EGRESS, label: `${round}_${size}` });
   try {
+    if (PROCESSES === 0) await mailroom.warmUp(WARMUP, bodyOfSize(size));
     const messages = await mailroom.accept(TOTAL, bodyOfSize(size));
     const bytes = messages.reduce((sum, m) => sum + m.mime.length, 0) / messages.length;
     const other = round % 2 === 0 ? await postfix(messages, sink) : null;
@@ -130,7 +149,7 @@ async function conditions(): Promise<string> {
   const overrides = benchMtaOverrides();
   const { mta } = { mta: { ...loadConfig({ MAILROOM_CONFIG: '', MAILROOM_ENV: 'test' }).mta, ...overrides } };
   return [
-    `MTA benchmark: ${TOTAL} messages per size, ${ROUNDS} round(s), one recipient each, all to one destination domain`,
+    `MTA benchmark: ${TOTAL} messages per size, ${ROUNDS} round(s), one recipient each, all to one destination domain; ${WARMUP} warm-up messages delivered untimed first by each side${MODE === 'hold' ? '' : ' (Mailroom only: no warm-up for Postfix from its maildrop)'}${PROCESSES > 0 ? ' (none for `mailroom mta` processes: they start fresh)' : ''}`,
     `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim()}), MariaDB ${version[0]?.v} with innodb_flush_log_at_trx_commit=${flush[0]?.Value}, Postfix ${postfixVersion}`,
     `sink: Postfix smtp-sink on ${SINK_HOST} (one process for both sides); egress ${EGRESS}; Postfix queue mode: ${MODE}`,
     `Mailroom: ${Object.keys(overrides).length > 0 ? `mta configuration with BENCH_MTA_CONFIG ${JSON.stringify(overrides)}` : 'default mta configuration'} (concurrency ${mta.concurrency}, ${mta.perDestinationConcurrency} connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
