@@ -89,5 +89,6 @@ t.test('rotation publishes the new selector first and switches signing once it v
   const after = (await request(app.url, `/domains/${created.id}`, { token: team.token })).body;
   t.same(after.records.filter((r: RecordOut) => r.record === 'DKIM').map((r: RecordOut) => r.name), [`${keys[0]!.selector}._domainkey`], 'the retired key is no longer listed');
   const { results } = await signAndVerify(created.id, 'rotate.test');
-  t.equal(results[0]!.status.result, 'pass');
+  // mailauth's whole status on failure (it says why: body hash, signature, key record).
+  t.equal(results[0]!.status.result, 'pass', `verified with the new key: ${JSON.stringify(results[0]!.status)}`);
 });
