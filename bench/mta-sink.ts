@@ -1,40 +1,17 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/helpers/postfix-smtp-sink.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SHARED_SCRIPT = join(ROOT, 'scripts/fetch-smtp-sink.sh');
-const CACHE = join(ROOT, '.cache/postfix');
 
 /**
- * Path of Postfix's smtp-sink: through scripts/fetch-smtp-sink.sh when the checkout has it,
- * else the same steps here (apt-get download postfix + dpkg -x into .cache/postfix). Only the
- * package is unpacked; nothing is installed.
+ * Path of Postfix's smtp-sink, through scripts/fetch-smtp-sink.sh (apt-get download postfix +
+ * dpkg -x into .cache/postfix, once): only the package is unpacked, nothing is installed.
  */
 export function smtpSinkPath(): string {
-  if (existsSync(SHARED_SCRIPT)) return execFileSync('bash', [SHARED_SCRIPT], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  const sink = join(CACHE, 'root/usr/sbin/smtp-sink');
-  if (existsSync(sink)) return sink;
-  mkdirSync(CACHE, { recursive: true });
-  const deb = () => readdirSync(CACHE).find((name) => /^postfix_.*\.deb$/.test(name));
-  if (!deb()) execFileSync('apt-get', ['download', 'postfix'], { cwd: CACHE, stdio: ['ignore', 'inherit', 'inherit'] });
-  rmSync(join(CACHE, 'root'), { recursive: true, force: true });
-  execFileSync('dpkg', ['-x', join(CACHE, deb()!), join(CACHE, 'root')], { stdio: 'inherit' });
-  return sink;
-}
-
-/** A free TCP port on `host` (smtp-sink wants a number, not 0). */
-export function freePort(host: string): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
+  return execFileSync('bash', [join(ROOT, 'scripts/fetch-smtp-sink.sh')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 }
 
 /**

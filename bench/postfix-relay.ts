@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './mta-sink.js';
+import { freePort } from '../test/helpers/postfix-smtp-sink.js';
 import { ensurePostfix } from './postfix-install.js';
 import { injectOverSmtp } from './smtp-inject.js';
 
