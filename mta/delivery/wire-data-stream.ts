@@ -5,6 +5,7 @@ const CR = 0x0d;
 const LF = 0x0a;
 const DOT = 0x2e;
 const LINE_START_DOT = Buffer.from('\n.');
+const STUFFED_DOT = Buffer.from('.');
 const END_AFTER_CRLF = Buffer.from('.\r\n');
 const END = Buffer.from('\r\n.\r\n');
 
@@ -27,11 +28,9 @@ export function hasOnlyCrlf(message: Buffer): boolean {
 export function stuffDots(message: Buffer): Buffer {
   const parts: Buffer[] = [];
   let from = 0;
-  if (message[0] === DOT) {
-    parts.push(Buffer.from('.'));
-  }
+  if (message[0] === DOT) parts.push(STUFFED_DOT);
   for (let at = message.indexOf(LINE_START_DOT); at !== -1; at = message.indexOf(LINE_START_DOT, at + 2)) {
-    parts.push(message.subarray(from, at + 1), Buffer.from('.'));
+    parts.push(message.subarray(from, at + 1), STUFFED_DOT);
     from = at + 1;
   }
   if (parts.length === 0) return message;
