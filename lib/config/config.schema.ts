@@ -106,6 +106,13 @@ export const configSchema = z
          * connections per client address.
          */
         perDestinationConcurrency: z.number().int().min(1).max(100).default(20),
+        /**
+         * MX and address answers reused this long by the delivery worker (0: every claim asks the
+         * resolver), and how old an answer may be to stand in while the resolver fails
+         * temporarily (serve-stale). Node's resolver does not report MX TTLs; keep this below them.
+         */
+        dnsCacheMs: z.number().int().min(0).max(300_000).default(10_000),
+        dnsStaleMs: z.number().int().min(0).max(86_400_000).default(600_000),
         /** A claimed delivery whose worker died is taken back after this long. */
         leaseMs: z.number().int().min(1000).default(5 * 60_000),
         /** How often an idle worker looks for work (new mail also wakes it at once in-process). */

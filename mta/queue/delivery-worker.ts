@@ -5,6 +5,7 @@ import type { Delivery, Lane } from '../../core/deliveries/delivery.types.js';
 import type { Email } from '../../core/emails/email.types.js';
 import type { Runtime } from '../../core/runtime.js';
 import { egressPools } from '../../lib/config/egress-pools.js';
+import { cachingLookup } from '../../lib/dns/caching-lookup.js';
 import { startPollingLoop, type PollingLoop } from '../../lib/polling-loop.js';
 import { DestinationDelivery } from '../delivery/destination-delivery.js';
 import { MessagePreparer } from '../delivery/message-preparer.js';
@@ -47,7 +48,8 @@ function claimSizedParts<T extends { deliveries: unknown[] }>(entries: T[], size
  * worker that dies leaves leases that expire and are claimed again.
  */
 export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
-  const { config, services, logger, lookup } = runtime;
+  const { config, services, logger } = runtime;
+  const lookup = cachingLookup(runtime.lookup, { freshMs: config.mta.dnsCacheMs, staleMs: config.mta.dnsStaleMs });
   const owner = `${hostname()}:${process.pid}`;
   const outcomes = new OutcomeRecorder(services, config, logger);
   const destination = new DestinationDelivery({ config, lookup, outcomes, ca: config.mta.tlsCaFile ? readFileSync(config.mta.tlsCaFile, 'utf8') : undefined });
