@@ -1,28 +1,13 @@
 import type { TransformCallback } from 'node:stream';
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream';
+import { hasOnlyCrlf } from '../../lib/mail/line-endings.js';
 
-const CR = 0x0d;
 const LF = 0x0a;
 const DOT = 0x2e;
 const LINE_START_DOT = Buffer.from('\n.');
 const STUFFED_DOT = Buffer.from('.');
 const END_AFTER_CRLF = Buffer.from('.\r\n');
 const END = Buffer.from('\r\n.\r\n');
-
-/**
- * True when every line break is CRLF: each LF has a CR before it, and there are as many CRs as
- * LFs (so no CR stands alone). Found with indexOf, which searches natively, a line at a time.
- */
-export function hasOnlyCrlf(message: Buffer): boolean {
-  let lfs = 0;
-  for (let at = message.indexOf(LF); at !== -1; at = message.indexOf(LF, at + 1)) {
-    if (at === 0 || message[at - 1] !== CR) return false;
-    lfs++;
-  }
-  let crs = 0;
-  for (let at = message.indexOf(CR); at !== -1; at = message.indexOf(CR, at + 1)) crs++;
-  return crs === lfs;
-}
 
 /** Dot-stuffing of a CRLF-only message: a dot that starts a line gets another in front. */
 export function stuffDots(message: Buffer): Buffer {
@@ -41,7 +26,7 @@ export function stuffDots(message: Buffer): Buffer {
 /**
  * nodemailer's DATA stream (dot-stuffing, bare CR and LF made CRLF, the final dot) with a fast
  * path for what the MTA sends: one buffer whose line breaks are all CRLF already (the DKIM
- * signer normalises them). That buffer is stuffed with native searches instead of a JavaScript
+ * signer normalises them and marks the result, so checking it costs nothing). That buffer is stuffed with native searches instead of a JavaScript
  * loop over every byte, and leaves with the final dot in one socket write. Anything else (a
  * stream, a second chunk, a bare CR or LF anywhere) goes through nodemailer's own transform,
  * so the protection against SMTP smuggling is nodemailer's wherever the fast path does not apply.

@@ -8,6 +8,8 @@
  * a UTF-8 continuation byte (as in "à" = C3 A0), and break signatures over such text.
  */
 
+import { markCrlf, toCrlf } from '../../lib/mail/line-endings.js';
+
 export type HeaderField = {
   /** Lowercased field name, '' for a malformed line without a colon. */
   name: string;
@@ -16,7 +18,7 @@ export type HeaderField = {
 };
 
 export type SplitMessage = {
-  /** The whole message with every line ending CRLF. */
+  /** The whole message with every line ending CRLF (a bare CR or LF made CRLF, as on the wire). */
   normalized: Buffer;
   fields: HeaderField[];
   /** The body (after the blank line), a view into `normalized`. */
@@ -25,19 +27,6 @@ export type SplitMessage = {
 
 const CR = 0x0d;
 const LF = 0x0a;
-
-/** True when some LF is not preceded by CR; the common CRLF message then skips any copying. */
-function hasBareLf(message: Buffer): boolean {
-  for (let at = message.indexOf(LF); at !== -1; at = message.indexOf(LF, at + 1)) {
-    if (at === 0 || message[at - 1] !== CR) return true;
-  }
-  return false;
-}
-
-export function normalizeLineEndings(message: Buffer): Buffer {
-  if (!hasBareLf(message)) return message;
-  return Buffer.from(message.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
-}
 
 export function parseHeaderFields(block: string): HeaderField[] {
   const fields: HeaderField[] = [];
@@ -56,7 +45,7 @@ export function parseHeaderFields(block: string): HeaderField[] {
 }
 
 export function splitMessage(message: Buffer): SplitMessage {
-  const normalized = normalizeLineEndings(message);
+  const normalized = toCrlf(message);
   // A message that starts with the blank line has no header fields at all.
   if (normalized[0] === CR && normalized[1] === LF) return { normalized, fields: [], body: normalized.subarray(2) };
   const separator = normalized.indexOf('\r\n\r\n');
@@ -65,7 +54,7 @@ export function splitMessage(message: Buffer): SplitMessage {
     // them) look for it to find the end of the header, so the message sent gets one.
     const text = normalized.toString('latin1');
     const block = text.endsWith('\r\n') ? text.slice(0, -2) : text;
-    return { normalized: Buffer.from(`${block}\r\n\r\n`, 'latin1'), fields: parseHeaderFields(block), body: Buffer.alloc(0) };
+    return { normalized: markCrlf(Buffer.from(`${block}\r\n\r\n`, 'latin1')), fields: parseHeaderFields(block), body: Buffer.alloc(0) };
   }
   return { normalized, fields: parseHeaderFields(normalized.toString('latin1', 0, separator)), body: normalized.subarray(separator + 4) };
 }

@@ -1,5 +1,6 @@
 import { createHash, createSign, sign as signDigest, type KeyObject } from 'node:crypto';
 import { domainToASCII } from 'node:url';
+import { markCrlf } from '../../lib/mail/line-endings.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import { relaxedBodyParts } from './dkim-body-canonicalizer.js';
 import { relaxedHeader, splitMessage, type HeaderField } from './dkim-canonicalizer.js';
@@ -85,7 +86,7 @@ export class DkimSigner {
     this.#clock = options.clock ?? systemClock;
   }
 
-  /** The message, CRLF-normalised, with one DKIM-Signature field per key prepended, RSA first. */
+  /** The message, CRLF-normalised (bare CR and LF alike), with one DKIM-Signature field per key prepended, RSA first. */
   sign(message: Buffer, keys: readonly DkimSigningKey[]): Buffer {
     const { normalized, fields, body } = splitMessage(message);
     if (keys.length === 0) return normalized;
@@ -94,7 +95,7 @@ export class DkimSigner {
       const field = this.#unsignedField(key, digest);
       return appendSignature(field.folded, signatureOf(key.algorithm, field.key, field.signed));
     });
-    return Buffer.concat([Buffer.from(signatures.join(''), 'latin1'), normalized]);
+    return markCrlf(Buffer.concat([Buffer.from(signatures.join(''), 'latin1'), normalized]));
   }
 
   /**
@@ -112,7 +113,7 @@ export class DkimSigner {
         return appendSignature(field.folded, await signatureOfAsync(key.algorithm, field.key, field.signed));
       }),
     );
-    return Buffer.concat([Buffer.from(signatures.join(''), 'latin1'), normalized]);
+    return markCrlf(Buffer.concat([Buffer.from(signatures.join(''), 'latin1'), normalized]));
   }
 
   #digest(fields: readonly HeaderField[], body: Buffer): MessageDigest {

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import DataStream from 'nodemailer/lib/smtp-connection/data-stream';
 import t, { type Test } from 'tap';
 import { composeMime } from '../../core/emails/mime.js';
 import { findWhitespaceToFix, relaxedBody } from '../../mta/dkim/dkim-body-canonicalizer.js';
@@ -168,6 +169,7 @@ t.test('whitespace, empty bodies, folded fields, 8bit headers and bare LF', asyn
     'folded continuation lines': crlf(['From: a@example.com', 'To: one@example.net,', '\ttwo@example.net,', '  three@example.net', 'Subject:   folded ', '  \t subject  ', '', 'body', '']),
     '8bit UTF-8 subject': crlf(['From: a@example.com', subject, 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit', '', 'Grüße ✓', '']),
     'bare LF line endings': Buffer.from('From: a@example.com\nSubject: lf\n  folded\n\nline one \nline two\n\n'),
+    'bare CR line endings': Buffer.from('From: a@example.com\r\nSubject: cr\r\n\r\nline one \rline two\r\rlast\r'),
   };
   for (const [label, message] of Object.entries(messages)) {
     const signed = signer.sign(message, bothKeys);
@@ -177,9 +179,23 @@ t.test('whitespace, empty bodies, folded fields, 8bit headers and bare LF', asyn
       ['pass', 'pass'],
       label,
     );
-    t.notOk(/(?<!\r)\n/.test(signed.toString('latin1')), `${label}: CRLF only`);
+    t.notOk(/(?<!\r)\n|\r(?!\n)/.test(signed.toString('latin1')), `${label}: CRLF only`);
+    // What nodemailer's DATA stream puts on the wire is what was signed: it changes a bare CR
+    // or LF into CRLF, so a signer that left one would sign bytes the receiver never sees.
+    const wire = await dataStreamOutput(signed);
+    t.ok(wire.equals(Buffer.concat([signed, Buffer.from(signed.at(-1) === 0x0a ? '.\r\n' : '\r\n.\r\n')])), `${label}: the wire carries the signed bytes`);
   }
 });
+
+async function dataStreamOutput(message: Buffer): Promise<Buffer> {
+  const stream = new DataStream();
+  const parts: Buffer[] = [];
+  stream.on('data', (part: Buffer) => parts.push(part));
+  const ended = new Promise((resolve) => stream.on('end', resolve));
+  stream.end(message);
+  await ended;
+  return Buffer.concat(parts);
+}
 
 t.test('signature fields are folded to 76 columns', async (t) => {
   const signed = signer.sign(plain, bothKeys).toString('latin1');

@@ -1,6 +1,7 @@
 import t from 'tap';
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream';
-import { hasOnlyCrlf, stuffDots, WireDataStream } from '../../mta/delivery/wire-data-stream.js';
+import { hasOnlyCrlf } from '../../lib/mail/line-endings.js';
+import { stuffDots, WireDataStream } from '../../mta/delivery/wire-data-stream.js';
 
 /** What a stream writes for these chunks, written as nodemailer writes a message (write, end). */
 async function output(stream: DataStream, chunks: Buffer[]): Promise<{ bytes: Buffer; pushes: number; out: number; in: number }> {
