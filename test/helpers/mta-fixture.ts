@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises';
+import type { Clock } from '../../lib/clock.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../mta/queue/delivery-worker.js';
 import { TestDnsServer } from './dns-server.js';
 import { request } from './http.js';
@@ -37,6 +38,8 @@ export type MtaFixtureOptions = {
   /** Don't start a worker in this process (tests that spawn their own). */
   noWorker?: boolean;
   domain?: Record<string, unknown>;
+  /** The appliance's clock (default: the system clock). */
+  clock?: Clock;
 };
 
 /**
@@ -56,6 +59,7 @@ export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<
     port = sink.port;
   }
   const app = await startTestApp({
+    clock: options.clock,
     env: { MAILROOM_DNS_SERVERS: dns.address },
     config: {
       mta: {

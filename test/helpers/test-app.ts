@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { RouteDef } from '../../api/route.js';
 import { createRuntime, type Runtime } from '../../core/runtime.js';
+import type { Clock } from '../../lib/clock.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
 import { APP_USES_REDIS, createTestDatabase, TEST_REDIS_URL } from './test-database.js';
@@ -18,7 +19,14 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-export type TestAppOptions = { extraRoutes?: RouteDef[]; rateLimitPerSecond?: number; env?: Record<string, string>; config?: Record<string, unknown> };
+export type TestAppOptions = {
+  extraRoutes?: RouteDef[];
+  rateLimitPerSecond?: number;
+  env?: Record<string, string>;
+  config?: Record<string, unknown>;
+  /** The runtime's "now" (default: the system clock), for tests that move time instead of waiting. */
+  clock?: Clock;
+};
 
 /**
  * A real appliance for one test file: its own database (SQLite or MariaDB), Redis or the
@@ -49,7 +57,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env.MAILROOM_CONFIG = file;
   }
   const config = loadConfig(env);
-  const runtime = await createRuntime(config, { logger: createLogger(config.logLevel) });
+  const runtime = await createRuntime(config, { logger: createLogger(config.logLevel), clock: options.clock });
   const api = await startApiServer(runtime, { extraRoutes: options.extraRoutes });
   return {
     url: api.url,
