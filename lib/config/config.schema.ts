@@ -132,7 +132,7 @@ export const configSchema = z
         /** PEM file of extra CAs trusted for enforced TLS (a private relay; tests). */
         tlsCaFile: z.string().min(1).optional(),
         /** SMTP transcripts of attempts: bytes kept per attempt, and days kept. */
-        transcriptMaxBytes: z.number().int().min(256).default(16 * 1024),
+        transcriptMaxBytes: z.number().int().min(256).max(1024 * 1024).default(16 * 1024),
         transcriptRetentionDays: z.number().int().min(1).default(14),
         /** Rejections that look like blocklisting, from one destination, before an address is rested there. */
         blockThreshold: z.number().int().min(1).default(3),

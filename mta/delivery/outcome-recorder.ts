@@ -13,6 +13,18 @@ import type { AttemptContext, DeliveryBatch } from './delivery-batch.js';
  * delivery would outlive the maximum queue time. Blocklisting replies count a strike against
  * the egress address for that destination.
  */
+/** Characters of a server reply (or connection error) kept with an outcome. */
+export const MAX_REPLY_CHARS = 4000;
+
+/**
+ * A reply as recorded: a server may answer with any amount of text (RFC 5321 bounds a reply
+ * line at 512 octets, not the number of lines), and the rows and events that keep it have
+ * their limits; the start of a reply is what says what happened.
+ */
+export function boundedReply(text: string): string {
+  return text.length <= MAX_REPLY_CHARS ? text : `${text.slice(0, MAX_REPLY_CHARS)}... (reply truncated)`;
+}
+
 export class OutcomeRecorder {
   constructor(private readonly services: Services, private readonly config: Config, private readonly logger: Logger) {}
 
@@ -20,14 +32,16 @@ export class OutcomeRecorder {
     return { egressIp: context.egressIp, mxHost: context.mxHost, reply, transcript: context.transcript, durationMs: Date.now() - context.startedAt };
   }
 
-  async delivered(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, reply: string): Promise<void> {
+  async delivered(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, fullReply: string): Promise<void> {
     if (deliveries.length === 0) return;
+    const reply = boundedReply(fullReply);
     await this.services.deliveries.delivered(batch.email, deliveries, this.attempt(context, reply));
   }
 
   /** A reply from the server (per recipient, or for the whole message). */
-  async replied(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, reply: string): Promise<void> {
+  async replied(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, fullReply: string): Promise<void> {
     if (deliveries.length === 0) return;
+    const reply = boundedReply(fullReply);
     const verdict = classifyReply(reply);
     if (verdict.blocklisting && context.egressIp) {
       await this.services.deliveries.strikeEgress(context.egressIp, deliveries[0]!.recipientDomain, reply, this.config.mta.blockThreshold, this.config.mta.blockRestSeconds);
@@ -40,14 +54,15 @@ export class OutcomeRecorder {
   }
 
   /** No reply to classify: connection refused, time-out, reset, TLS required but missing. */
-  async broken(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, error: string): Promise<void> {
+  async broken(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, fullError: string): Promise<void> {
     if (deliveries.length === 0) return;
-    const verdict = classifyConnectionFailure(error);
+    const verdict = classifyConnectionFailure(boundedReply(fullError));
     await this.deferOrExpire(batch, deliveries, context, verdict.bounce.message, verdict.delayType);
   }
 
   /** A permanent failure that is not a server reply (null MX, no such domain). */
-  async undeliverable(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, message: string, hard: boolean): Promise<void> {
+  async undeliverable(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, fullMessage: string, hard: boolean): Promise<void> {
+    const message = boundedReply(fullMessage);
     const bounce = { type: 'Permanent', subType: 'General', message, diagnosticCode: [] };
     await this.services.deliveries.bounced(batch.email, deliveries, this.attempt(context, message), bounce, hard);
   }

@@ -74,6 +74,18 @@ t.test('5xx: bounce with the server reply, and the address is suppressed', async
   t.same(next.find((e) => e.type === 'email.suppressed')!.data.to, ['nobody@flaky.test'], 'the next send skips it');
 });
 
+t.test('a reply of 100,000 characters is kept in part: the outcome is recorded, nothing gets stuck', async (t) => {
+  sink.faults.push({ stage: 'rcpt', code: 550, message: `5.1.1 No such user ${'x'.repeat(100_000)}`, recipient: 'verbose@flaky.test' });
+  const id = await fx.send({ to: ['verbose@flaky.test'] });
+  const events = await fx.waitForEvents(id, ['email.bounced']);
+  const bounce = events.find((e) => e.type === 'email.bounced')!.data.bounce;
+  t.match(bounce.diagnosticCode[0], /^smtp; 550 5\.1\.1 No such user x+\.\.\. \(reply truncated\)$/);
+  t.ok(bounce.diagnosticCode[0].length < 5000, `the reply kept is bounded (${bounce.diagnosticCode[0].length} characters)`);
+  const [delivery] = await deliveries.repository.ofEmail(id);
+  t.equal(delivery!.state, 'bounced');
+  t.ok(delivery!.lastReply!.length <= 4100, 'the delivery row keeps the bounded reply');
+});
+
 t.test('MX fall-through: the preferred MX is down, the backup takes the mail', async (t) => {
   const id = await fx.send({ to: ['user@fallthrough.test'] });
   await fx.waitForEvents(id, ['email.delivered']);
