@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isUuid } from '../../lib/ids.js';
 import { parseMailbox } from '../addresses/mailbox.js';
 import { pageQueryShape, withPageRules } from '../pagination/list-query.js';
-import { headerNameProblem, headerValueProblem } from './header-rules.js';
+import { headerNameProblem, headersSizeProblem, headerValueProblem } from './header-rules.js';
 
 const mailbox = z.string().refine((value) => parseMailbox(value) !== undefined, 'must be an address or Name <address>, without line breaks');
 const mailboxes = z.union([mailbox, z.array(mailbox)]).transform((value) => (Array.isArray(value) ? value : [value]));
@@ -24,7 +24,8 @@ export const sendEmailSchema = z
     to: mailboxes,
     cc: mailboxes.optional(),
     bcc: mailboxes.optional(),
-    reply_to: mailboxes.optional(),
+    // Not counted toward the 50 recipients (spec); bounded on its own, as a template's reply_to is.
+    reply_to: mailboxes.pipe(z.array(z.string()).max(50, 'at most 50 reply-to addresses')).optional(),
     subject: z.string().optional(),
     html: z.string().optional(),
     text: z.string().optional(),
@@ -36,6 +37,8 @@ export const sendEmailSchema = z
           const problem = headerNameProblem(name) ?? headerValueProblem(value);
           if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
         }
+        const tooLarge = headersSizeProblem(headers);
+        if (tooLarge) ctx.addIssue({ code: 'custom', path: [], message: tooLarge });
       })
       .optional(),
     attachments: z.array(attachment).max(100, 'at most 100 attachments').optional(),

@@ -22,3 +22,12 @@ export function headerNameProblem(name: string): string | undefined {
 export function headerValueProblem(value: string): string | undefined {
   return /[\u0000-\u0008\u000a-\u001f\u007f]/.test(value) ? 'may not contain control characters other than tab' : undefined;
 }
+
+/** Custom headers together, names and values in UTF-8: far beyond any real use, well inside a header block receivers take. */
+export const MAX_CUSTOM_HEADER_BYTES = 16 * 1024;
+
+export function headersSizeProblem(headers: Record<string, string>): string | undefined {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(headers)) bytes += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(value, 'utf8');
+  return bytes > MAX_CUSTOM_HEADER_BYTES ? `custom headers may take at most ${MAX_CUSTOM_HEADER_BYTES / 1024} KB together (names and values); these take ${bytes} bytes` : undefined;
+}

@@ -95,6 +95,9 @@ t.test('field rules', async (t) => {
     ['refused header', { ...base, headers: { From: 'x@evil.test' } }],
     ['list-unsubscribe header', { ...base, headers: { 'List-Unsubscribe-Post': 'x' } }],
     ['header injection', { ...base, headers: { 'X-Note': 'a\r\nBcc: x@example.net' } }],
+    ['custom headers over 16 KB', { ...base, headers: { 'X-Long': 'x'.repeat(70_000) } }],
+    ['many headers over 16 KB together', { ...base, headers: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`X-H${i}`, 'y'.repeat(1000)])) }],
+    ['51 reply-to addresses', { ...base, reply_to: Array.from({ length: 51 }, (_, i) => `r${i}@example.net`) }],
     ['bad tag characters', { ...base, tags: [{ name: 'bad tag', value: 'x' }] }],
     ['repeated tag', { ...base, tags: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }],
     ['51 tags', { ...base, tags: Array.from({ length: 51 }, (_, i) => ({ name: `t${i}`, value: 'v' })) }],
@@ -110,6 +113,12 @@ t.test('field rules', async (t) => {
     t.equal(res.body.name, 'validation_error', `${what}: validation_error`);
   }
   t.equal((await send(s.token, { ...base, subject: 'é'.repeat(499), to: Array.from({ length: 50 }, (_, i) => `t${i}@example.net`) })).status, 200, 'limits themselves are fine');
+  const atLimits = {
+    ...base,
+    headers: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`X-H${String(i).padStart(2, '0')}`, 'y'.repeat(1024 - 5)])),
+    reply_to: Array.from({ length: 50 }, (_, i) => `Reply ${'東'.repeat(200)} <r${i}@example.net>`),
+  };
+  t.equal((await send(s.token, atLimits)).status, 200, '16 KB of custom headers and 50 long reply-to addresses are stored (MariaDB too)');
 });
 
 t.test('attachments: exactly one of content and path; content must be base64', async (t) => {
