@@ -3,6 +3,7 @@ import { oneLine } from '../../lib/validation.js';
 import { parseMailbox } from '../addresses/mailbox.js';
 import { pageQueryShape, searchParam, withPageRules } from '../pagination/list-query.js';
 import { BUTTON_STYLES, FONTS } from '../teams/team.types.js';
+import { MAX_VARIABLE_VALUE_CHARS } from './template-renderer.js';
 import { VARIABLE_TYPES } from './template.types.js';
 
 const UUID_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,6 +33,10 @@ const variable = z
     const fits =
       value.type === 'list' ? Array.isArray(fallback) : value.type === 'object' ? typeof fallback === 'object' && !Array.isArray(fallback) : typeof fallback === value.type;
     if (!fits) ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `must be a ${value.type} (or null)` });
+    // The same bound as a value given at send time; objects and lists count as compact JSON.
+    else if ((typeof fallback === 'string' ? fallback : JSON.stringify(fallback)).length > MAX_VARIABLE_VALUE_CHARS) {
+      ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `must be at most ${MAX_VARIABLE_VALUE_CHARS} characters${typeof fallback === 'object' ? ' as JSON' : ''}` });
+    }
   });
 
 const variables = z

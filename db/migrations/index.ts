@@ -24,6 +24,7 @@ import { createWebhookAttempts } from './20261123-0032-create-webhook-attempts.j
 import { createMetricBuckets } from './20261123-0040-create-metric-buckets.js';
 import { createMetricFirstSeen } from './20261123-0041-create-metric-first-seen.js';
 import { createMetricRollupState } from './20261123-0042-create-metric-rollup-state.js';
+import { widenTemplateVariables } from './20261123-0043-widen-template-variables.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   createMetricBuckets,
   createMetricFirstSeen,
   createMetricRollupState,
+  widenTemplateVariables,
 ];

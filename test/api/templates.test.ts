@@ -72,6 +72,25 @@ t.test('rule 3: undeclared placeholders and unused variables, one entry per key'
   t.equal((await create(team.token, { name: 'brand', html: '<img src="{{brand.logo_url}}">' })).status, 201, 'brand tokens need no declaration');
 });
 
+t.test('variables: 200 with 2000-character fallbacks are stored; a longer fallback is refused', async (t) => {
+  const team = await app.createTeam();
+  const keys = Array.from({ length: 200 }, (_, i) => `v${i}`);
+  const variables = keys.map((key, i) => (i % 2 ? { key, type: 'string', fallback_value: '東'.repeat(2000) } : { key, type: 'list', fallback_value: Array.from({ length: 399 }, () => 'ab') }));
+  const html = `<p>${keys.map((key) => `{{${key}}}`).join(' ')}</p>`;
+  const created = await create(team.token, { name: 'big', html, variables });
+  t.equal(created.status, 201, 'created (over 1 MB of variables as JSON: MEDIUMTEXT on MariaDB)');
+  const read = await request(app.url, `/templates/${created.body.id}`, { token: team.token });
+  t.equal(read.body.variables.length, 200);
+  t.equal(read.body.variables[199].fallback_value, '東'.repeat(2000), 'read back whole');
+  for (const [what, fallback] of [
+    ['a string', '東'.repeat(2001)],
+    ['a list as JSON', Array.from({ length: 400 }, () => 'ab')],
+  ] as const) {
+    const body = errorShape(t, await create(team.token, { name: 'x', html: '<p>{{a}}</p>', variables: [{ key: 'a', type: Array.isArray(fallback) ? 'list' : 'string', fallback_value: fallback }] }), 400, 'validation_error');
+    t.match(body.errors?.[0]?.message, /at most 2000 characters/, `${what} over 2000 characters`);
+  }
+});
+
 t.test('rule 4: aliases', async (t) => {
   const team = await app.createTeam();
   t.equal((await create(team.token, { ...welcome, alias: 'taken' })).status, 201);
