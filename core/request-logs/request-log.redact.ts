@@ -5,6 +5,8 @@ import { TOKEN_PATTERN } from '../api-keys/api-key.tokens.js';
  * What a request log may keep of a request body. Stored bodies are measurements, not copies:
  * - a body that names a password, token, secret or key anywhere is dropped whole (null);
  * - a body carrying a credential-shaped string anywhere is dropped whole;
+ * - a body nested deeper than MAX_DEPTH levels is dropped whole (the walks below recurse, and no
+ *   API body is nested that deep: such a body is refused anyway, and its log entry must not be lost);
  * - message content (subject, html, text, base64 content, template variable values, custom
  *   header values) becomes { bytes }, attachments become { filename, size, sha256 }.
  */
@@ -14,10 +16,26 @@ const MEASURED_MAPS = new Set(['variables', 'headers']);
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** Deeper than any body the API takes (a template variable's object fallback is the deepest). */
+const MAX_DEPTH = 32;
+
 export function redactRequestBody(body: unknown): Json {
   if (body === undefined || body === null) return null;
+  if (nestedDeeperThan(body, MAX_DEPTH)) return null;
   if (namesASecret(body, undefined)) return null;
   return measure(body as Json, undefined);
+}
+
+/** Whether arrays and objects nest more than `limit` levels; without recursion, for any depth. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (!item || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function namesASecret(value: unknown, parentKey: string | undefined): boolean {

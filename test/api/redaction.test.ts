@@ -68,3 +68,16 @@ t.test('no log row anywhere holds a token, password or content; the database hol
   }
   t.ok(dump.includes(newToken.slice(0, 12)), 'the key prefix is kept for recognition');
 });
+
+t.test('a body nested thousands of levels deep is logged without its body, not lost', async (t) => {
+  const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+  const res = await request(app.url, '/test/emails', { method: 'POST', token, rawBody: deep, headers: { 'content-type': 'application/json' } });
+  t.ok(res.status < 500, `answered ${res.status}`);
+  const log = await latestLogDetail();
+  t.equal(log.response_status, res.status, 'the request has its log entry');
+  t.equal(log.request_body, null, 'its body is not kept');
+  let nested: unknown = { to: ['you@example.com'] };
+  for (let i = 0; i < 20; i++) nested = { level: nested };
+  await request(app.url, '/test/emails', { method: 'POST', token, body: nested });
+  t.not((await latestLogDetail()).request_body, null, 'a body 21 levels deep is still kept');
+});
