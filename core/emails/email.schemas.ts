@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isUuid } from '../../lib/ids.js';
 import { parseMailbox } from '../addresses/mailbox.js';
 import { pageQueryShape, withPageRules } from '../pagination/list-query.js';
+import { MAX_FILENAME_CHARS, MIME_TYPE } from './attachment-rules.js';
 import { headerNameProblem, headersSizeProblem, headerValueProblem } from './header-rules.js';
 
 const mailbox = z.string().refine((value) => parseMailbox(value) !== undefined, 'must be an address or Name <address>, without line breaks');
@@ -10,10 +11,10 @@ const tagText = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-
 
 const attachment = z
   .object({
-    filename: z.string().min(1).max(255).refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters').optional(),
+    filename: z.string().min(1).max(MAX_FILENAME_CHARS).refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters').optional(),
     content: z.string().optional(),
     path: z.string().optional(),
-    content_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as application/pdf').optional(),
+    content_type: z.string().regex(MIME_TYPE, 'must be a MIME type such as application/pdf (type and subtype at most 127 characters each)').optional(),
     content_id: z.string().min(1).max(255).regex(/^[!-;=?-~]+$/, 'printable ASCII without spaces or angle brackets').optional(),
   })
   .strict();

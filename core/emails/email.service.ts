@@ -28,6 +28,7 @@ import { commitPart, type CommitPart, type GroupCommitter } from '../../db/group
 import type { DownloadLinks } from './download-links.js';
 import { purgeByPlanRetention } from '../retention/plan-retention.js';
 import { MAX_SCHEDULE_AHEAD_MS, MIN_SCHEDULE_AHEAD_MS, parseScheduledAt } from './schedule-phrase.js';
+import { contentTypeFromServer, fileNameFromUrl } from './attachment-rules.js';
 
 type LoadedAttachment = { filename?: string; content: Buffer; contentType?: string; contentId?: string };
 /** `recipients`: every address of to, cc and bcc, checked against the suppression list when the email commits. */
@@ -298,8 +299,8 @@ export class EmailService {
       if (attachment.path !== undefined) {
         const fetched = await this.deps.fetchAttachment(attachment.path);
         if (!fetched.ok) throw new InvalidAttachmentError(`Attachment ${i} could not be fetched: ${fetched.reason}`, { errors: [{ path: `${path}.path`, message: fetched.reason }] });
-        const fromUrl = decodeURIComponent(new URL(fetched.finalUrl).pathname.split('/').pop() ?? '') || undefined;
-        loaded.push({ filename: attachment.filename ?? fromUrl, content: fetched.bytes, contentType: attachment.content_type ?? fetched.contentType, contentId: attachment.content_id });
+        const filename = attachment.filename ?? fileNameFromUrl(fetched.finalUrl);
+        loaded.push({ filename, content: fetched.bytes, contentType: attachment.content_type ?? contentTypeFromServer(fetched.contentType), contentId: attachment.content_id });
         continue;
       }
       const compact = attachment.content!.replace(/\s+/g, '');

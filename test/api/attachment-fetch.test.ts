@@ -20,6 +20,9 @@ execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days
 const server: Server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
   const port = (server.address() as AddressInfo).port;
   if (req.url === '/report.pdf') return void res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7 fetched bytes');
+  if (req.url === '/odd-type') return void res.writeHead(200, { 'content-type': `application/${'x'.repeat(1000)}` }).end('odd');
+  if (req.url === '/not-a-type') return void res.writeHead(200, { 'content-type': 'text/html<script>' }).end('odd');
+  if (req.url?.startsWith('/named/')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end('named');
   if (req.url === '/big') return void res.writeHead(200).end('x'.repeat(5000));
   if (req.url === '/slow') return; // never answers
   if (req.url === '/to-ok') return void res.writeHead(302, { location: '/report.pdf' }).end();
@@ -72,6 +75,26 @@ t.test('with the test-only allow-list the fetch goes through and the file is att
   t.match(mime, new RegExp(Buffer.from('%PDF-1.7 fetched bytes').toString('base64').slice(0, 20)));
   const redirected = await request(allowed.url, '/emails', { method: 'POST', token: s.token, body: withAttachment('okfetch', `https://files.test:${port}/to-ok`) });
   t.equal(redirected.status, 200, 'a redirect to an allowed place is followed');
+});
+
+t.test('what the remote server and URL say is only taken when it fits: content type, file name', async (t) => {
+  const s = await sender(allowed, 'oddfetch');
+  const cases: Array<[string, string, RegExp]> = [
+    ['a 1000-character content type', '/odd-type', /Content-Type: application\/octet-stream; name=odd-type/],
+    ['a content type that is no MIME type', '/not-a-type', /Content-Type: application\/octet-stream; name=not-a-type/],
+    ['a malformed percent escape in the name', '/named/report%E0%A4%A.txt', /Content-Type: text\/plain;[\s\S]*report%E0%A4%A\.txt/],
+    ['a 400-character name', `/named/${'n'.repeat(400)}.txt`, /Content-Type: text\/plain/],
+    ['control characters in the name', '/named/a%0D%0Ab%00.txt', /Content-Type: text\/plain;[\s\S]*name=ab\.txt/],
+  ];
+  for (const [what, path, mimePattern] of cases) {
+    const res = await request(allowed.url, '/emails', { method: 'POST', token: s.token, body: withAttachment('oddfetch', `https://files.test:${port}${path}`) });
+    t.equal(res.status, 200, `${what}: ${res.text}`);
+    if (res.status !== 200) continue;
+    const { email } = await allowed.runtime.services.emails.get(s.teamId, res.body.id);
+    t.match((await allowed.runtime.services.emails.mime(email))!.toString('utf8'), mimePattern, what);
+    const [attachment] = (await request(allowed.url, `/emails/${res.body.id}/attachments`, { token: s.token })).body.data;
+    t.ok(attachment.filename.length <= 255 && !/[\u0000-\u001f]/.test(attachment.filename), `${what}: stored name ${JSON.stringify(attachment.filename.slice(0, 40))}`);
+  }
 });
 
 t.test('refusals: private ranges, redirects to them, oversize, timeout, plain http', async (t) => {

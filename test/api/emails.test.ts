@@ -103,6 +103,8 @@ t.test('field rules', async (t) => {
     ['51 tags', { ...base, tags: Array.from({ length: 51 }, (_, i) => ({ name: `t${i}`, value: 'v' })) }],
     ['101 attachments', { ...base, attachments: Array.from({ length: 101 }, () => ({ filename: 'a', content: 'YQ==' })) }],
     ['bad content_id', { ...base, attachments: [{ filename: 'a', content: 'YQ==', content_id: 'has space' }] }],
+    ['content_type subtype over 127 characters', { ...base, attachments: [{ filename: 'a', content: 'YQ==', content_type: `application/${'b'.repeat(128)}` }] }],
+    ['filename over 255 characters', { ...base, attachments: [{ filename: `${'n'.repeat(252)}.txt`, content: 'YQ==' }] }],
     ['unknown field', { ...base, priority: 'high' }],
     ['scheduled too soon', { ...base, scheduled_at: new Date(Date.now() + 10_000).toISOString() }],
     ['scheduled too late', { ...base, scheduled_at: 'in 31 days' }],
