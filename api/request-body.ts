@@ -4,8 +4,9 @@ import { ValidationError } from '../lib/errors.js';
 /**
  * Reads the raw request body up to `limit` bytes; the raw bytes feed idempotency fingerprints.
  * Plain 'data'/'end' listeners rather than `for await`: the async iterator costs every request
- * a few promises and an end-of-stream watcher. Like the iterator's early exit, a body over the
- * limit destroys the request.
+ * a few promises and an end-of-stream watcher. A body over the limit is refused with the
+ * spec's error body: reading stops (the rest is never buffered) and the answer asks for the
+ * connection to close, so the client gets the refusal instead of a reset mid-upload.
  */
 export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
@@ -21,8 +22,9 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
       settled = true;
+      chunks.length = 0;
+      req.pause();
       reject(tooLarge(limit));
-      req.destroy();
     });
     req.on('end', () => {
       if (settled) return;
@@ -43,7 +45,9 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
 }
 
 function tooLarge(limit: number): ValidationError {
-  return new ValidationError(`Request body is larger than ${limit} bytes`, { errors: [{ path: '', message: `must be at most ${limit} bytes` }] });
+  // Connection: close makes Node end the connection once the answer is out (the rest of the
+  // body is not read); without it the client would keep sending into a kept-alive connection.
+  return new ValidationError(`Request body is larger than ${limit} bytes`, { errors: [{ path: '', message: `must be at most ${limit} bytes` }], headers: { connection: 'close' } });
 }
 
 /** JSON bodies only (other body types arrive with the routes that take them). Empty is {}. */

@@ -114,3 +114,39 @@ t.test('both bases serve the same routes', async (t) => {
   t.same(a.body, b.body);
   t.ok(z.string().uuid().safeParse(a.body.id).success);
 });
+
+t.test('a body over api.maxBodyBytes is 400 validation_error, declared or chunked, never a reset', async (t) => {
+  const small = await startTestApp({ config: { api: { maxBodyBytes: 4096 } } });
+  t.teardown(() => small.close());
+  const team = await small.createTeam('Small');
+  const { request: httpRequest } = await import('node:http');
+  const post = (chunked: boolean) =>
+    new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+      const url = new URL('/api-keys', small.url);
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'tests', authorization: `Bearer ${team.token}` };
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const count = 64; // 4 MB, far over the limit, sent in 64 KB writes
+      if (!chunked) headers['content-length'] = String(chunk.length * count);
+      const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+        let body = '';
+        res.on('data', (part: Buffer) => (body += part));
+        res.on('end', () => resolve({ status: res.statusCode!, body, connection: res.headers.connection }));
+      });
+      req.on('error', reject);
+      let sent = 0;
+      const write = () => {
+        while (sent < count) {
+          sent++;
+          if (!req.write(chunk)) return void req.once('drain', write);
+        }
+        req.end();
+      };
+      write();
+    });
+  for (const chunked of [false, true]) {
+    const res = await post(chunked);
+    t.equal(res.status, 400, `${chunked ? 'chunked' : 'declared'}: 400`);
+    t.match(JSON.parse(res.body), { statusCode: 400, name: 'validation_error', message: 'Request body is larger than 4096 bytes' });
+    t.equal(res.connection, 'close', 'the connection is closed after the refusal');
+  }
+});
