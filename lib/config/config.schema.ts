@@ -107,6 +107,14 @@ export const configSchema = z
          */
         perDestinationConcurrency: z.number().int().min(1).max(100).default(20),
         /**
+         * Addresses of a destination's MX hosts tried in one attempt, in preference order, and
+         * how many of them may take a connection that then ends before every message is sent
+         * (Postfix's smtp_mx_address_limit and smtp_mx_session_limit). A domain publishing many
+         * unreachable MX hosts would otherwise hold a connection slot for minutes per attempt.
+         */
+        mxAddressLimit: z.number().int().min(1).max(100).default(5),
+        mxSessionLimit: z.number().int().min(1).max(100).default(2),
+        /**
          * MX and address answers reused this long by the delivery worker (0: every claim asks the
          * resolver), and how old an answer may be to stand in while the resolver fails
          * temporarily (serve-stale). Node's resolver does not report MX TTLs; keep this below them.

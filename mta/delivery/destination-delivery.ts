@@ -57,7 +57,8 @@ export class DestinationDelivery {
   private async sendTo(destination: string, batches: DeliveryBatch[], settling: Settling): Promise<void> {
     const startedAt = Date.now();
     const egress = batches[0]!.egress;
-    const route = await resolveRoute(destination, this.deps.lookup, egress.address.includes(':') ? 6 : 4);
+    const { mxAddressLimit, mxSessionLimit } = this.deps.config.mta;
+    const route = await resolveRoute(destination, this.deps.lookup, egress.address.includes(':') ? 6 : 4, Math.random, mxAddressLimit);
     const context: AttemptContext = { egressIp: egress.address, mxHost: null, transcript: '', startedAt };
     if (route.kind === 'temporary') return settling.add(this.each(batches, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: route.detail }, route.detail)));
     if (route.kind === 'null-mx') {
@@ -67,7 +68,8 @@ export class DestinationDelivery {
     if (route.kind === 'no-host') return settling.add(this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: route.detail }, route.detail, true)));
 
     let pending = batches;
-    const targets = route.hosts.flatMap((host) => host.addresses.map((address) => ({ host, address })));
+    let sessionsEnded = 0;
+    const targets = route.hosts.flatMap((host) => host.addresses.map((address) => ({ host, address }))).slice(0, mxAddressLimit);
     let lastFailure = 'no MX host could be reached';
     let failureTranscript = '';
     for (const target of targets) {
@@ -91,6 +93,7 @@ export class DestinationDelivery {
       // never offered, which is not the same as an unreachable host.
       lastFailure = `ECONNRESET: the connection to ${target.host.exchange} ended before this message was sent`;
       failureTranscript += `${failureTranscript ? '\n' : ''}* ${target.host.exchange} [${target.address}]: the connection ended before this message was sent`;
+      if (++sessionsEnded >= mxSessionLimit) break;
     }
     settling.add(this.each(pending, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure)));
   }

@@ -20,6 +20,11 @@ fx.dns.add(
   { type: 'MX', name: 'nullmx.test', exchange: '.', priority: 0 },
   { type: 'MX', name: 'plain.test', exchange: 'mx.plain.test', priority: 10 },
   { type: 'A', name: 'mx.plain.test', address: '127.0.0.22' },
+  // many.test: eight MX hosts, none listening (127.0.0.30-37).
+  ...Array.from({ length: 8 }, (_, i) => [
+    { type: 'MX' as const, name: 'many.test', exchange: `mx${i + 1}.many.test`, priority: 10 * (i + 1) },
+    { type: 'A' as const, name: `mx${i + 1}.many.test`, address: `127.0.0.${30 + i}` },
+  ]).flat(),
   // implicit.test has no MX, only an address: the implicit MX (RFC 5321 5.1).
   { type: 'A', name: 'implicit.test', address: '127.0.0.20' },
 );
@@ -84,6 +89,14 @@ t.test('a reply of 100,000 characters is kept in part: the outcome is recorded, 
   const [delivery] = await deliveries.repository.ofEmail(id);
   t.equal(delivery!.state, 'bounced');
   t.ok(delivery!.lastReply!.length <= 4100, 'the delivery row keeps the bounded reply');
+});
+
+t.test('many unreachable MX hosts: one attempt tries the first 5 addresses only (mta.mxAddressLimit)', async (t) => {
+  const id = await fx.send({ to: ['user@many.test'] });
+  await fx.waitForEvents(id, ['email.delivery_delayed']);
+  const first = await fx.app.runtime.db.knex('delivery_attempts').where({ email_id: id }).orderBy('created_at').first();
+  const tried = [...String(first.transcript).matchAll(/^\* (mx\d)\.many\.test \[/gm)].map((m) => m[1]);
+  t.same(tried, ['mx1', 'mx2', 'mx3', 'mx4', 'mx5'], 'in preference order, five addresses');
 });
 
 t.test('MX fall-through: the preferred MX is down, the backup takes the mail', async (t) => {
