@@ -88,6 +88,20 @@ export class DeliveryRepository {
     return ((await this.knex('deliveries').whereIn('id', ids)) as Row[]).map(toDelivery);
   }
 
+  /**
+   * Extends the leases of claimed deliveries still being worked on (held by their token, not yet
+   * settled); returns how many were extended. A lease that was lost stays lost.
+   */
+  async renewLeases(deliveries: readonly Delivery[], now: Date, leaseUntil: Date): Promise<number> {
+    const byOwner = new Map<string, string[]>();
+    for (const d of deliveries) if (d.leaseOwner) byOwner.set(d.leaseOwner, [...(byOwner.get(d.leaseOwner) ?? []), d.id]);
+    let renewed = 0;
+    for (const [owner, ids] of byOwner) {
+      renewed += await this.knex('deliveries').whereIn('id', ids).where({ lease_owner: owner, state: 'sending' }).update({ lease_until: leaseUntil, next_attempt_at: leaseUntil, updated_at: now });
+    }
+    return renewed;
+  }
+
   /** Settles a claimed delivery; false when the lease was lost (another worker took it back). */
   async settle(delivery: Delivery, changes: Record<string, unknown>): Promise<boolean> {
     const updated = await this.knex('deliveries')

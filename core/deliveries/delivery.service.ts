@@ -78,6 +78,16 @@ export class DeliveryService {
     return retryConflicts(() => this.repository.claim(lane, limit, token, now, new Date(now.getTime() + leaseMs)));
   }
 
+  /**
+   * Keeps the leases of claimed deliveries while they are worked on: an attempt may outlast
+   * one lease (slow servers, several MX hosts, many messages over one connection), and a lease
+   * that ran out mid-attempt would let another worker send the same messages again.
+   */
+  renewLeases(deliveries: readonly Delivery[], leaseMs: number): Promise<number> {
+    const now = this.deps.clock.now();
+    return retryConflicts(() => this.repository.renewLeases(deliveries, now, new Date(now.getTime() + leaseMs)));
+  }
+
   async email(id: string): Promise<Email | undefined> {
     return this.emails.findById(id);
   }

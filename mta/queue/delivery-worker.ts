@@ -66,6 +66,12 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
   const deliverClaimed = async (lane: Lane, claimed: Delivery[], emails: Email[] = []) => {
     inFlight.all += claimed.length;
     if (lane === 'bulk') inFlight.bulk += claimed.length;
+    // Leases are renewed at a third of their length while the claim is worked on (settled
+    // deliveries drop out by themselves); a worker that dies stops renewing.
+    const renewal = setInterval(() => {
+      services.deliveries.renewLeases(claimed, config.mta.leaseMs).catch((err: unknown) => logger.warn({ err }, 'could not renew delivery leases'));
+    }, config.mta.leaseMs / 3);
+    renewal.unref();
     try {
       const groups = await batches.build(claimed, emails);
       // A destination's connection slot is held while sending; the outcomes settle after it is free.
@@ -78,6 +84,7 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
       // Leases expire, so nothing is lost: the deliveries are claimed again later.
       logger.error({ err }, 'delivery batch failed; its deliveries will be retried when their lease expires');
     } finally {
+      clearInterval(renewal);
       inFlight.all -= claimed.length;
       if (lane === 'bulk') inFlight.bulk -= claimed.length;
       loop?.wake();
