@@ -3,6 +3,7 @@ import { request } from '../helpers/http.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
  * Bad input never makes a 500: valid requests of every writing route, mutated at random (a
@@ -27,15 +28,7 @@ const domainId = await addVerifiedDomain(app, dns, team.token, 'fuzz.test');
 const sent = await request(app.url, '/emails', { method: 'POST', token: team.token, body: { from: 'a@fuzz.test', to: 'b@example.net', subject: 's', text: 't', scheduled_at: 'in 1 hour' } });
 const template = await request(app.url, '/templates', { method: 'POST', token: team.token, body: { name: 'T', html: '<p>{{{NAME}}}</p>', variables: [{ key: 'NAME', type: 'string', fallback_value: 'x' }] } });
 
-let state = SEED >>> 0;
-/** mulberry32 */
-function random(): number {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let x = state;
-  x = Math.imul(x ^ (x >>> 15), x | 1);
-  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-}
+const random = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const ODD_VALUES: unknown[] = [

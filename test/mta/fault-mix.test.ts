@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { SinkFault } from '../helpers/smtp-sink.js';
 import { startMtaFixture } from '../helpers/mta-fixture.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
  * Many emails at once, several recipients each, every recipient with its own server behaviour
@@ -19,14 +20,7 @@ t.teardown(() => fx.close());
 fx.dns.add({ type: 'MX', name: 'mix.test', exchange: 'mx.mix.test', priority: 10 }, { type: 'A', name: 'mx.mix.test', address: '127.0.0.60' });
 const [sink] = fx.sinks as [(typeof fx.sinks)[0]];
 
-let state = SEED >>> 0;
-function random(): number {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let x = state;
-  x = Math.imul(x ^ (x >>> 15), x | 1);
-  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-}
+const random = seededRandom(SEED);
 
 type Behaviour = 'accept' | 'unknown-user' | 'greylist-once' | 'policy-block';
 const BEHAVIOURS: Behaviour[] = ['accept', 'accept', 'unknown-user', 'greylist-once', 'policy-block'];
