@@ -4,7 +4,6 @@ import { migrateDownAll, migrateLatest } from '../../db/migrate.js';
 import { createRuntime, type Runtime } from '../../core/runtime.js';
 import { loadConfig, maskConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
-import { startScheduler } from '../../scheduler/scheduler.js';
 import { printJson } from '../output.js';
 
 /** Runs `work` against a runtime whose logs go to stderr, so stdout stays machine-readable. */
@@ -46,6 +45,7 @@ export function registerAdminCommands(program: Command): void {
     .description('run one scheduled job now (it takes the job lease like a scheduled run)')
     .action((name: string) =>
       withRuntime(async (runtime) => {
+        const { startScheduler } = await import('../../scheduler/scheduler.js');
         const scheduler = startScheduler(runtime);
         try {
           printJson({ job: name, result: await scheduler.runNow(name) });

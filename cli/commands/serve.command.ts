@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import { startApiServer } from '../../api/server.js';
 import { assertStartable, createRuntime } from '../../core/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { Shutdown } from '../../lib/shutdown.js';
-import { startScheduler } from '../../scheduler/scheduler.js';
-import { startWebhookWorker } from '../../scheduler/jobs/deliver-webhooks.worker.js';
-import { startDeliveryWorker } from '../../mta/queue/delivery-worker.js';
 
 type Part = 'api' | 'scheduler' | 'mta';
 
@@ -16,7 +12,10 @@ async function serve(parts: Part[]): Promise<void> {
   const runtime = await createRuntime(config);
   const shutdown = new Shutdown(runtime.logger);
   shutdown.add('runtime', () => runtime.close());
+  // The processes' own modules are imported here, not at the top: every other `mailroom`
+  // command (queue, team, ip...) starts without loading the API server and the workers.
   if (parts.includes('scheduler')) {
+    const [{ startScheduler }, { startWebhookWorker }] = await Promise.all([import('../../scheduler/scheduler.js'), import('../../scheduler/jobs/deliver-webhooks.worker.js')]);
     const scheduler = startScheduler(runtime);
     shutdown.add('scheduler', () => scheduler.stop());
     // Webhook delivery runs beside the cron jobs on every scheduler node (see the worker).
@@ -24,10 +23,12 @@ async function serve(parts: Part[]): Promise<void> {
     shutdown.add('webhooks', () => webhooks.stop());
   }
   if (parts.includes('mta')) {
+    const { startDeliveryWorker } = await import('../../mta/queue/delivery-worker.js');
     const worker = startDeliveryWorker(runtime);
     shutdown.add('mta', () => worker.stop());
   }
   if (parts.includes('api')) {
+    const { startApiServer } = await import('../../api/server.js');
     const api = await startApiServer(runtime);
     shutdown.add('api', () => api.close());
   }
