@@ -27,6 +27,8 @@ await app.runtime.services.teams.setTier(team.teamId, 2);
 const domainId = await addVerifiedDomain(app, dns, team.token, 'fuzz.test');
 const sent = await request(app.url, '/emails', { method: 'POST', token: team.token, body: { from: 'a@fuzz.test', to: 'b@example.net', subject: 's', text: 't', scheduled_at: 'in 1 hour' } });
 const template = await request(app.url, '/templates', { method: 'POST', token: team.token, body: { name: 'T', html: '<p>{{{NAME}}}</p>', variables: [{ key: 'NAME', type: 'string', fallback_value: 'x' }] } });
+const hook = await request(app.url, '/webhooks', { method: 'POST', token: team.token, body: { endpoint: 'https://example.net/hook', events: ['email.sent'] } });
+const key = await request(app.url, '/api-keys', { method: 'POST', token: team.token, body: { name: 'fuzzed' } });
 
 const random = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -98,6 +100,22 @@ const SEEDS: Seed[] = [
   { method: 'POST', path: '/webhooks', body: { endpoint: 'https://example.net/hook', events: ['email.sent', 'email.delivered'] } },
   { method: 'POST', path: '/suppressions', body: { email: 'x@example.net', reason: 'manual' } },
   { method: 'POST', path: '/suppressions/batch/add', body: { emails: ['x@example.net', 'y@example.net'] } },
+  { method: 'POST', path: '/suppressions/batch/remove', body: { emails: ['x@example.net'] } },
+  { method: 'PATCH', path: `/webhooks/${hook.body.id}`, body: { endpoint: 'https://example.net/other', events: ['email.delivered'], status: 'disabled' } },
+  { method: 'PATCH', path: `/api-keys/${key.body.id}`, body: { name: 'renamed', permission: 'full_access' } },
+  {
+    method: 'PATCH',
+    path: '/team',
+    body: {
+      name: 'Fuzz',
+      sender_name: 'Fuzz Inc',
+      brand_kit: { logo_url: 'https://example.net/logo.png', primary_color: '#112233', accent_color: '#445566', font: 'arial', button_style: 'pill', company_name: 'Fuzz', address: '1 Main St', footer_text: 'Bye' },
+    },
+  },
+  { method: 'POST', path: `/templates/${template.body.id}/publish` },
+  { method: 'POST', path: `/templates/${template.body.id}/duplicate` },
+  { method: 'POST', path: `/emails/${sent.body.id}/cancel` },
+  { method: 'POST', path: `/domains/${domainId}/verify` },
 ];
 const QUERIES = ['/emails', '/templates', '/domains', '/logs', '/suppressions', '/webhooks', '/api-keys', '/emails/metrics'];
 const QUERY_VALUES = ['', '0', '-1', '101', 'abc', '1e3', '%00', '%E0%A4%A', 'x'.repeat(5000), '00000000-0000-0000-0000-000000000000', '2026-02-30', 'UTC', 'Mars/Phobos'];
@@ -131,7 +149,7 @@ function mutate(value: unknown, depth = 0): unknown {
 
 /** The raw body: usually mutated JSON, sometimes broken JSON or not JSON at all. */
 function rawBody(seed: Seed): { text: string; contentType: string } {
-  const json = JSON.stringify(mutate(seed.body));
+  const json = JSON.stringify(mutate(seed.body ?? {}));
   const roll = random();
   if (roll < 0.05) return { text: json.slice(0, Math.floor(random() * json.length)), contentType: 'application/json' };
   if (roll < 0.08) return { text: `${'['.repeat(20_000)}${']'.repeat(20_000)}`, contentType: 'application/json' };
