@@ -7,6 +7,8 @@ import { TOKEN_PATTERN } from '../api-keys/api-key.tokens.js';
  * - a body carrying a credential-shaped string anywhere is dropped whole;
  * - a body nested deeper than MAX_DEPTH levels is dropped whole (the walks below recurse, and no
  *   API body is nested that deep: such a body is refused anyway, and its log entry must not be lost);
+ * - what is left, if over MAX_STORED_BYTES as JSON, is kept as { bytes } alone (a request of
+ *   900,000 addresses is refused, and its log entry must fit the row and the database's packet);
  * - message content (subject, html, text, base64 content, template variable values, custom
  *   header values) becomes { bytes }, attachments become { filename, size, sha256 }.
  */
@@ -19,11 +21,20 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** Deeper than any body the API takes (a template variable's object fallback is the deepest). */
 const MAX_DEPTH = 32;
 
+/**
+ * Above nearly every body once its content is measured (a batch of 100 sends with a few
+ * recipients each is some tens of KB); and small enough that a group commit's multi-row insert
+ * of several such entries stays within MariaDB's 16 MB packet (max_allowed_packet).
+ */
+const MAX_STORED_BYTES = 1024 * 1024;
+
 export function redactRequestBody(body: unknown): Json {
   if (body === undefined || body === null) return null;
   if (nestedDeeperThan(body, MAX_DEPTH)) return null;
   if (namesASecret(body, undefined)) return null;
-  return measure(body as Json, undefined);
+  const measured = measure(body as Json, undefined);
+  const bytes = byteSize(JSON.stringify(measured));
+  return bytes > MAX_STORED_BYTES ? { bytes } : measured;
 }
 
 /** Whether arrays and objects nest more than `limit` levels; without recursion, for any depth. */

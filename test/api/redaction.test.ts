@@ -81,3 +81,15 @@ t.test('a body nested thousands of levels deep is logged without its body, not l
   await request(app.url, '/test/emails', { method: 'POST', token, body: nested });
   t.not((await latestLogDetail()).request_body, null, 'a body 21 levels deep is still kept');
 });
+
+t.test('a body whose measurement is over 1 MB is kept as its size alone, and the entry is written', async (t) => {
+  // About 25 MB of addresses: more than a MEDIUMTEXT column and MariaDB's default 16 MB packet.
+  const to = Array.from({ length: 900_000 }, (_, i) => `recipient${i}@example.com`);
+  const res = await request(app.url, '/test/emails', { method: 'POST', token, body: { from: 'me@example.com', to, subject: 's' } });
+  const requestId = res.headers.get('x-request-id');
+  const item = (await request(app.url, '/logs?search=/test/emails', { token })).body.data.find((entry: { request_id: string }) => entry.request_id === requestId);
+  t.ok(item, 'the request has its log entry');
+  const log = (await request(app.url, `/logs/${item?.id}`, { token })).body;
+  t.same(Object.keys(log.request_body), ['bytes']);
+  t.ok(log.request_body.bytes > 1024 * 1024, `${log.request_body.bytes} bytes measured`);
+});
