@@ -18,6 +18,8 @@ import { DestinationLimiter } from './destination-limiter.js';
 const BULK_SHARE = 0.5;
 /** Emails handed over in one transaction at most. */
 const HAND_OVER_MAX = 200;
+/** Renewals of one claim's leases at most: 36 thirds, 12 leases (an hour with the default lease). */
+const MAX_LEASE_RENEWALS = 36;
 
 export type DeliveryWorker = { stop(): Promise<void>; wake(): void; readonly inFlight: number };
 
@@ -67,8 +69,16 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
     inFlight.all += claimed.length;
     if (lane === 'bulk') inFlight.bulk += claimed.length;
     // Leases are renewed at a third of their length while the claim is worked on (settled
-    // deliveries drop out by themselves); a worker that dies stops renewing.
+    // deliveries drop out by themselves); a worker that dies stops renewing. Every step of an
+    // attempt has its time-out, so a claim ends; should one hang anyway, renewal stops after
+    // MAX_LEASE_RENEWALS and its deliveries are taken back like a dead worker's.
+    let renewals = 0;
     const renewal = setInterval(() => {
+      if (++renewals > MAX_LEASE_RENEWALS) {
+        clearInterval(renewal);
+        logger.warn({ deliveries: claimed.length }, 'a claim outlasted its lease renewals; its deliveries will be taken back when the lease expires');
+        return;
+      }
       services.deliveries.renewLeases(claimed, config.mta.leaseMs).catch((err: unknown) => logger.warn({ err }, 'could not renew delivery leases'));
     }, config.mta.leaseMs / 3);
     renewal.unref();
