@@ -7,6 +7,7 @@ import { errorShape, request } from '../helpers/http.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
+import { EmailRepository } from '../../core/emails/email.repository.js';
 
 const dns = await TestDnsServer.start();
 const app = await startTestApp({ env: { MAILROOM_DNS_SERVERS: dns.address } });
@@ -71,6 +72,19 @@ t.test('reschedule and cancel a scheduled email; locked once dispatched', async 
   const now = (await request(app.url, '/emails', { method: 'POST', token: s.token, body: base })).body.id;
   errorShape(t, await request(app.url, `/emails/${now}`, { method: 'PATCH', token: s.token, body: { scheduled_at: 'in 1 hour' } }), 409, 'resource_locked');
   errorShape(t, await request(app.url, `/emails/${now}/cancel`, { method: 'POST', token: s.token }), 409, 'resource_locked');
+});
+
+t.test('a reschedule that lands between reading the due list and the hand-over wins', async (t) => {
+  const s = await sender('race');
+  const id = (await request(app.url, '/emails', { method: 'POST', token: s.token, body: { from: 'x@race.test', to: 'a@example.net', subject: 's', text: 't', scheduled_at: 'in 2 hours' } })).body.id;
+  const repository = new EmailRepository(app.runtime.db.knex);
+  const dispatchAt = new Date(Date.now() + 3 * 3600_000);
+  t.ok((await repository.dueScheduled(dispatchAt, 1000)).includes(id), 'due at the scheduler\'s moment');
+  const moved = await request(app.url, `/emails/${id}`, { method: 'PATCH', token: s.token, body: { scheduled_at: 'in 5 hours' } });
+  t.equal(moved.status, 200, 'the reschedule is accepted');
+  t.equal(await repository.dispatch(id, dispatchAt), false, 'the hand-over finds it no longer due');
+  const got = (await request(app.url, `/emails/${id}`, { token: s.token })).body;
+  t.equal(got.last_event, 'scheduled', 'still scheduled, at the new time');
 });
 
 t.test('due scheduled emails are handed over exactly once, with two schedulers at work', async (t) => {
