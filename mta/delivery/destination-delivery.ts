@@ -1,6 +1,8 @@
 import type { Delivery } from '../../core/deliveries/delivery.types.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import type { DnsLookup } from '../../lib/dns/dns-resolver.js';
+import type { Logger } from '../../lib/logger.js';
+import { retryWithBackoff } from '../../lib/retry-with-backoff.js';
 import type { AttemptContext, DeliveryBatch } from './delivery-batch.js';
 import { resolveRoute, type MxHost } from './mx-resolver.js';
 import type { OutcomeRecorder } from './outcome-recorder.js';
@@ -13,6 +15,15 @@ const replyText = (reply: { code: number; text: string }) => reply.text || Strin
 /** How long a connection waits idle for the next claim to the same server, and how long one is reused at most. */
 const SESSION_IDLE_MS = 5000;
 const SESSION_MAX_AGE_MS = 300_000;
+
+/**
+ * Waits between tries to record an outcome (about 30 s in all, well inside the lease, which the
+ * worker renews meanwhile). The message has left: if its outcome is never recorded, the
+ * delivery is claimed again when its lease runs out and the recipient gets it twice. A database
+ * that fails over or restarts is back within these. Recording again is harmless: deliveries
+ * already settled are skipped.
+ */
+const SETTLE_RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 16000];
 
 /** Connections are shared only between uses with the same server, egress address, HELO and TLS settings. */
 const sessionKey = (options: SessionOptions) =>
@@ -28,7 +39,7 @@ const sessionKey = (options: SessionOptions) =>
 export class DestinationDelivery {
   private readonly sessions: SessionCache;
 
-  constructor(private readonly deps: { config: Config; lookup: DnsLookup; outcomes: OutcomeRecorder; ca?: string }) {
+  constructor(private readonly deps: { config: Config; lookup: DnsLookup; outcomes: OutcomeRecorder; ca?: string; logger?: Logger }) {
     this.sessions = new SessionCache({ idleMs: SESSION_IDLE_MS, maxAgeMs: SESSION_MAX_AGE_MS, maxIdlePerKey: deps.config.mta.perDestinationConcurrency });
   }
 
@@ -117,7 +128,7 @@ export class DestinationDelivery {
         const result = await session.send({ from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) }, batch.message.bytes);
         // Each attempt keeps its own part of the conversation (the first one also the connect or reuse).
         const context: AttemptContext = { egressIp: batch.egress.address, mxHost: host.exchange, transcript: session.transcript.take(), startedAt: batchStarted };
-        settling.add(this.settle(batch, result, context));
+        settling.add(retryWithBackoff(() => this.settle(batch, result, context), SETTLE_RETRY_DELAYS_MS, (err, retryInMs) => this.deps.logger?.warn({ err, emailId: batch.email.id, retryInMs }, 'could not record a delivery outcome; trying again')));
         // A transaction that ended without DATA is still open on the server: RSET before the next.
         if ((result.kind !== 'sent' || result.accepted.length === 0) && session.usable) await session.reset();
       }

@@ -54,7 +54,7 @@ export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
   const lookup = cachingLookup(runtime.lookup, { freshMs: config.mta.dnsCacheMs, staleMs: config.mta.dnsStaleMs });
   const owner = `${hostname()}:${process.pid}`;
   const outcomes = new OutcomeRecorder(services, config, logger);
-  const destination = new DestinationDelivery({ config, lookup, outcomes, ca: config.mta.tlsCaFile ? readFileSync(config.mta.tlsCaFile, 'utf8') : undefined });
+  const destination = new DestinationDelivery({ config, lookup, outcomes, logger, ca: config.mta.tlsCaFile ? readFileSync(config.mta.tlsCaFile, 'utf8') : undefined });
   const batches = new BatchBuilder(services, new MessagePreparer(services), new EgressPicker(egressPools(config), config.mta.disabledIps), config.sandbox.simulatorDomain, outcomes);
   const limiter = new DestinationLimiter(config.mta.perDestinationConcurrency);
   // Claims small enough that the slots spread over several claims in flight: a destination's
