@@ -92,6 +92,8 @@ function logWith(services: Services, request: LoggedRequest, planned: RouteResul
   return [services.requestLogs.part(logRecord(request, planned))];
 }
 
+const DEPENDENCY_DOWN = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY', 'ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'ER_RECORD_FILE_FULL']);
+
 /**
  * Errors that mean "a dependency cannot serve now", not "this request is wrong": the database
  * unreachable or busy, or storage full (the spool's disk, SQLite's, MariaDB's). Nothing was
@@ -101,8 +103,6 @@ function isDependencyDown(err: unknown): boolean {
   const e = err as { name?: string; code?: string };
   return e?.name === 'KnexTimeoutError' || DEPENDENCY_DOWN.has(e?.code ?? '');
 }
-
-const DEPENDENCY_DOWN = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY', 'ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'ER_RECORD_FILE_FULL']);
 
 function errorResult(err: unknown, state: RequestState, logger: Logger): RouteResult {
   if (err instanceof AppError) return { status: err.statusCode, body: err.toBody(), headers: err.headers };

@@ -94,7 +94,12 @@ export class DeliveryRepository {
    */
   async renewLeases(deliveries: readonly Delivery[], now: Date, leaseUntil: Date): Promise<number> {
     const byOwner = new Map<string, string[]>();
-    for (const d of deliveries) if (d.leaseOwner) byOwner.set(d.leaseOwner, [...(byOwner.get(d.leaseOwner) ?? []), d.id]);
+    for (const d of deliveries) {
+      if (!d.leaseOwner) continue;
+      const ids = byOwner.get(d.leaseOwner);
+      if (ids) ids.push(d.id);
+      else byOwner.set(d.leaseOwner, [d.id]);
+    }
     let renewed = 0;
     for (const [owner, ids] of byOwner) {
       renewed += await this.knex('deliveries').whereIn('id', ids).where({ lease_owner: owner, state: 'sending' }).update({ lease_until: leaseUntil, next_attempt_at: leaseUntil, updated_at: now });

@@ -17,7 +17,7 @@ type Entry = { at: number; result: LookupResult<unknown> & { kind: 'found' } };
  * MX and address look-ups for the MTA, remembered briefly. Every claim resolves its
  * destination's route, and a busy destination is claimed many times a second: without this,
  * each claim waits for three queries to the resolver (MX, A, AAAA) before its connection is
- * even looked for, and one lost UDP answer under load defers a whole claim. Node's resolver
+ * even looked for, and one lost UDP answer under load can defer a whole claim. Node's resolver
  * does not give the TTL of MX records, so a found answer is kept a fixed, short time (below
  * the TTL of almost any real zone); while the resolver fails temporarily, an answer found
  * within `staleMs` is used instead (serve-stale, RFC 8767), as a caching resolver would.

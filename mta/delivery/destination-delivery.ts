@@ -39,7 +39,7 @@ const sessionKey = (options: SessionOptions) =>
 export class DestinationDelivery {
   private readonly sessions: SessionCache;
 
-  constructor(private readonly deps: { config: Config; lookup: DnsLookup; outcomes: OutcomeRecorder; ca?: string; logger?: Logger }) {
+  constructor(private readonly deps: { config: Config; lookup: DnsLookup; outcomes: OutcomeRecorder; ca?: string; logger: Logger }) {
     this.sessions = new SessionCache({ idleMs: SESSION_IDLE_MS, maxAgeMs: SESSION_MAX_AGE_MS, maxIdlePerKey: deps.config.mta.perDestinationConcurrency });
   }
 
@@ -128,7 +128,7 @@ export class DestinationDelivery {
         const result = await session.send({ from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) }, batch.message.bytes);
         // Each attempt keeps its own part of the conversation (the first one also the connect or reuse).
         const context: AttemptContext = { egressIp: batch.egress.address, mxHost: host.exchange, transcript: session.transcript.take(), startedAt: batchStarted };
-        settling.add(retryWithBackoff(() => this.settle(batch, result, context), SETTLE_RETRY_DELAYS_MS, (err, retryInMs) => this.deps.logger?.warn({ err, emailId: batch.email.id, retryInMs }, 'could not record a delivery outcome; trying again')));
+        settling.add(retryWithBackoff(() => this.settle(batch, result, context), SETTLE_RETRY_DELAYS_MS, (err, retryInMs) => this.deps.logger.warn({ err, emailId: batch.email.id, retryInMs }, 'could not record a delivery outcome; trying again')));
         // A transaction that ended without DATA is still open on the server: RSET before the next.
         if ((result.kind !== 'sent' || result.accepted.length === 0) && session.usable) await session.reset();
       }

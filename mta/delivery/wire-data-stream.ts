@@ -26,8 +26,9 @@ export function stuffDots(message: Buffer): Buffer {
 /**
  * nodemailer's DATA stream (dot-stuffing, bare CR and LF made CRLF, the final dot) with a fast
  * path for what the MTA sends: one buffer whose line breaks are all CRLF already (the DKIM
- * signer normalises them and marks the result, so checking it costs nothing). That buffer is stuffed with native searches instead of a JavaScript
- * loop over every byte, and leaves with the final dot in one socket write. Anything else (a
+ * signer normalises them and marks the result, so checking it costs nothing). That buffer is
+ * stuffed with native searches instead of a JavaScript loop over every byte, and leaves with
+ * the final dot in one socket write. Anything else (a
  * stream, a second chunk, a bare CR or LF anywhere) goes through nodemailer's own transform,
  * so the protection against SMTP smuggling is nodemailer's wherever the fast path does not apply.
  */
