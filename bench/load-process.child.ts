@@ -11,7 +11,10 @@ process.once('message', (request: LoadRequest) => {
     if (request.warmup > 0) await postLoad(request.url, request.headers, benchMessage, request.warmup, request.concurrency);
     // The parent reads the server's CPU time from here on (the measured run alone).
     await new Promise<void>((resolve) => process.send!({ warmedUp: true }, () => resolve()));
+    const cpuBefore = process.cpuUsage();
     const result = await postLoad(request.url, request.headers, benchMessage, request.total, request.concurrency);
-    process.send!(result, () => process.exit(0));
+    const cpu = process.cpuUsage(cpuBefore);
+    // The load generator's own CPU over the measured run: it shares the machine with the server.
+    process.send!({ ...result, clientCpuSeconds: (cpu.user + cpu.system) / 1e6 }, () => process.exit(0));
   })();
 });

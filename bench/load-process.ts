@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { postLoad } from './http-load.js';
 
 export type LoadRequest = { url: string; headers: Record<string, string>; total: number; concurrency: number; warmup: number };
-export type LoadResult = Awaited<ReturnType<typeof postLoad>>;
+/** The measured run, and the load generator's CPU time (user + system, seconds) over it. */
+export type LoadResult = Awaited<ReturnType<typeof postLoad>> & { clientCpuSeconds: number };
 
 /**
  * Runs `warmup` unmeasured requests, then `total` measured ones, from a child process (see

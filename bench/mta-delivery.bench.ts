@@ -50,6 +50,9 @@ const median = (values: number[]) => {
 };
 const spread = (values: number[], digits = 0) => `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
 const perMessageMs = (cpuSeconds: number) => (cpuSeconds * 1000) / TOTAL;
+const CORES = availableParallelism();
+/** Mailroom's rate with every core busy at its measured CPU per message, over Postfix's rate. */
+const ceilingRatio = (s: Sample) => (CORES * 1000) / s.mailroomCpuMs / s.postfix;
 
 /** Postfix's run: queued on hold (not timed), then timed from the release until the sink has every message. */
 async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<{ seconds: number; cpu: { postfix: number; sink: number } }> {
@@ -150,7 +153,7 @@ async function conditions(): Promise<string> {
   const { mta } = { mta: { ...loadConfig({ MAILROOM_CONFIG: '', MAILROOM_ENV: 'test' }).mta, ...overrides } };
   return [
     `MTA benchmark: ${TOTAL} messages per size, ${ROUNDS} round(s), one recipient each, all to one destination domain; ${WARMUP} warm-up messages delivered untimed first by each side${MODE === 'hold' ? '' : ' (Mailroom only: no warm-up for Postfix from its maildrop)'}${PROCESSES > 0 ? ' (none for `mailroom mta` processes: they start fresh)' : ''}`,
-    `machine: ${availableParallelism()} cores (${cpus()[0]?.model.trim()}), MariaDB ${version[0]?.v} with innodb_flush_log_at_trx_commit=${flush[0]?.Value}, Postfix ${postfixVersion}`,
+    `machine: ${CORES} cores (${cpus()[0]?.model.trim()}), MariaDB ${version[0]?.v} with innodb_flush_log_at_trx_commit=${flush[0]?.Value}, Postfix ${postfixVersion}`,
     `sink: Postfix smtp-sink on ${SINK_HOST} (one process for both sides); egress ${EGRESS}; Postfix queue mode: ${MODE}`,
     `Mailroom: ${Object.keys(overrides).length > 0 ? `mta configuration with BENCH_MTA_CONFIG ${JSON.stringify(overrides)}` : 'default mta configuration'} (concurrency ${mta.concurrency}, ${mta.perDestinationConcurrency} connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
     `Postfix: default configuration relaying to the sink (relayhost), no DKIM; timed from ${MODE === 'hold' ? 'the release of the held queue' : 'enabling pickup of the maildrop'}`,
@@ -167,17 +170,23 @@ try {
   console.log(await conditions());
   const samples: Sample[] = [];
   for (let round = 1; round <= ROUNDS; round++) for (const size of SIZES) samples.push(await measure(round, size, sink, dns));
-  console.log('\n| size | N | Mailroom msgs/s | Postfix msgs/s | ratio Mailroom/Postfix | CPU ms/msg Mailroom (with MariaDB, sink) | CPU ms/msg Postfix (with sink) |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '\n| size | N | Mailroom msgs/s | Postfix msgs/s | ratio Mailroom/Postfix | CPU ms/msg Mailroom (with MariaDB, sink) | CPU ms/msg Postfix (with sink) | ceiling ratio, all cores busy |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const size of SIZES) {
     const of = samples.filter((s) => s.size === size);
     const ratios = of.map((s) => s.mailroom / s.postfix);
     const cell = (values: number[], digits = 0) => `${median(values).toFixed(digits)} (${spread(values, digits)})`;
     console.log(
       `| ${(median(of.map((s) => s.bytes)) / 1024).toFixed(1)} KB | ${TOTAL} | ${cell(of.map((s) => s.mailroom))} | ${cell(of.map((s) => s.postfix))} | ${cell(ratios, 2)} ` +
-        `| ${cell(of.map((s) => s.mailroomCpuMs), 2)} | ${cell(of.map((s) => s.postfixCpuMs), 2)} |`,
+        `| ${cell(of.map((s) => s.mailroomCpuMs), 2)} | ${cell(of.map((s) => s.postfixCpuMs), 2)} | ${cell(of.map(ceilingRatio), 2)} |`,
     );
   }
+  console.log(
+    `ceiling: the messages per second ${CORES} cores could deliver at Mailroom's CPU per message (with MariaDB's and the sink's) if every core did nothing else, ` +
+      'over Postfix\'s measured rate; only less CPU per message raises it, not more processes or connections',
+  );
   console.log(`medians of ${ROUNDS} round(s); in parentheses the lowest and highest round. CPU: user + system time of the processes during the timed run (MariaDB's includes any other client it served meanwhile)`);
 } finally {
   await dns.close();

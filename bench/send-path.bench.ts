@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
 import mysql from 'mysql2/promise';
-import { cpuSecondsOfPids } from './cpu-ticks.js';
+import { cpuSeconds, cpuSecondsOfPids } from './cpu-ticks.js';
 import { postLoadInChild, type LoadResult } from './load-process.js';
 import { startMailroomProcess, seedBenchTeam } from './mailroom-process.js';
 import { startReferenceServer } from './reference-server.js';
@@ -29,18 +29,37 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const SERVER = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-type Measured = LoadResult & { cpuMsPerRequest: number };
+/** CPU ms per measured request of the server, of MariaDB (mariadbd) and of the load generator. */
+type Measured = LoadResult & { cpuMsPerRequest: number; databaseCpuMsPerRequest: number; clientCpuMsPerRequest: number };
+
+const CORES = availableParallelism();
 
 /**
- * The load, and the server's CPU time (user + system) per measured request: `cpuSeconds` reads
- * the server's processes, at the end of the warm-up and at the end of the run. Far steadier than
- * throughput on a shared machine, and what the goal depends on here (2 cores for everything).
+ * The load, and the CPU time (user + system) per measured request of the server's processes,
+ * of MariaDB and of the load generator, read at the end of the warm-up and at the end of the run.
+ * Far steadier than throughput on a shared machine, and what the goal depends on here: every
+ * process of the run shares the machine's cores.
  */
-async function load(url: string, headers: Record<string, string>, cpuSeconds: () => number): Promise<Measured> {
-  let before = 0;
-  const result = await postLoadInChild({ url, headers: { 'user-agent': 'bench', ...headers }, total: TOTAL, concurrency: CONCURRENCY, warmup: WARMUP }, () => (before = cpuSeconds()));
-  return { ...result, cpuMsPerRequest: ((cpuSeconds() - before) * 1000) / TOTAL };
+async function load(url: string, headers: Record<string, string>, serverCpuSeconds: () => number): Promise<Measured> {
+  let before = { server: 0, database: 0 };
+  const result = await postLoadInChild({ url, headers: { 'user-agent': 'bench', ...headers }, total: TOTAL, concurrency: CONCURRENCY, warmup: WARMUP }, () => {
+    before = { server: serverCpuSeconds(), database: cpuSeconds(['mariadbd']) };
+  });
+  const perRequest = (seconds: number) => (seconds * 1000) / TOTAL;
+  return {
+    ...result,
+    cpuMsPerRequest: perRequest(serverCpuSeconds() - before.server),
+    databaseCpuMsPerRequest: perRequest(cpuSeconds(['mariadbd']) - before.database),
+    clientCpuMsPerRequest: perRequest(result.clientCpuSeconds),
+  };
 }
+
+/**
+ * The most requests per second this machine could serve at the run's CPU cost per request if
+ * every core were busy with it (server, MariaDB and load generator): a ceiling no tuning of
+ * concurrency or process count can pass; only less CPU per request raises it.
+ */
+const ceilingPerSecond = (r: Measured) => (CORES * 1000) / (r.cpuMsPerRequest + r.databaseCpuMsPerRequest + r.clientCpuMsPerRequest);
 
 /** The process and its descendants (an API cluster's workers). */
 function processTree(pid: number): number[] {
@@ -105,7 +124,9 @@ async function mailroom(round: number, workers: number, redis: boolean): Promise
   }
 }
 
-const rate = (r: Measured) => `${r.perSecond.toFixed(0)}/s in ${r.seconds.toFixed(2)} s, server CPU ${r.cpuMsPerRequest.toFixed(3)} ms/request, failed ${r.failed} ${JSON.stringify(r.statuses)}`;
+const rate = (r: Measured) =>
+  `${r.perSecond.toFixed(0)}/s in ${r.seconds.toFixed(2)} s, CPU ms/request: server ${r.cpuMsPerRequest.toFixed(3)}, MariaDB ${r.databaseCpuMsPerRequest.toFixed(3)}, ` +
+  `load generator ${r.clientCpuMsPerRequest.toFixed(3)}; failed ${r.failed} ${JSON.stringify(r.statuses)}`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 const admin = await mysql.createConnection({ uri: `${SERVER}/` });
@@ -113,7 +134,7 @@ const [flush] = (await admin.query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx
 await admin.end();
 console.log(
   `send-path benchmark: ${TOTAL} requests after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, innodb_flush_log_at_trx_commit=${flush[0]?.Value}, ` +
-    `${availableParallelism()} cores, load generator in its own process, ${ROUNDS} round(s)`,
+    `${CORES} cores, load generator in its own process, ${ROUNDS} round(s)`,
 );
 const ONLY = (process.env.BENCH_ONLY ?? 'single,redis,workers').split(',');
 const runs = [
@@ -123,7 +144,7 @@ const runs = [
 ].filter((r) => ONLY.includes(r.name));
 const refs: number[] = [];
 const refCpu: number[] = [];
-const results = runs.map(() => [] as Array<{ rate: number; ratio: number; cpu: number }>);
+const results = runs.map(() => [] as Array<{ rate: number; ratio: number; cpu: number; database: number; client: number; ceilingRatio: number }>);
 for (let round = 1; round <= ROUNDS; round++) {
   const ref = await reference(round);
   refs.push(ref.perSecond);
@@ -131,7 +152,14 @@ for (let round = 1; round <= ROUNDS; round++) {
   console.log(`[${round}] reference (Koa + mysql2, 1 INSERT/request, 1 process): ${rate(ref)}`);
   for (const [i, { label, run }] of runs.entries()) {
     const result = await run(round);
-    results[i]!.push({ rate: result.perSecond, ratio: result.perSecond / ref.perSecond, cpu: result.cpuMsPerRequest });
+    results[i]!.push({
+      rate: result.perSecond,
+      ratio: result.perSecond / ref.perSecond,
+      cpu: result.cpuMsPerRequest,
+      database: result.databaseCpuMsPerRequest,
+      client: result.clientCpuMsPerRequest,
+      ceilingRatio: ceilingPerSecond(result) / ref.perSecond,
+    });
     console.log(`[${round}] ${label}: ${rate(result)}`);
   }
 }
@@ -139,7 +167,11 @@ console.log(`\nmedians of ${ROUNDS} round(s); every ratio is against the single-
 console.log(`reference: ${median(refs).toFixed(0)}/s, server CPU ${median(refCpu).toFixed(3)} ms/request`);
 for (const [i, { label }] of runs.entries()) {
   const of = (pick: (r: (typeof results)[number][number]) => number) => median(results[i]!.map(pick));
-  console.log(`${label}: ${of((r) => r.rate).toFixed(0)}/s, ratio ${of((r) => r.ratio).toFixed(2)}, server CPU ${of((r) => r.cpu).toFixed(3)} ms/request`);
+  console.log(
+    `${label}: ${of((r) => r.rate).toFixed(0)}/s, ratio ${of((r) => r.ratio).toFixed(2)}, CPU ms/request: server ${of((r) => r.cpu).toFixed(3)}, ` +
+      `MariaDB ${of((r) => r.database).toFixed(3)}, load generator ${of((r) => r.client).toFixed(3)}; ` +
+      `ceiling with all ${CORES} cores busy at that CPU cost: ratio ${of((r) => r.ceilingRatio).toFixed(2)}`,
+  );
 }
 const ratioOf = (name: string) => {
   const i = runs.findIndex((r) => r.name === name);
