@@ -1,4 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+/**
+ * The most items (requests, messages) per second this machine could process at `cpuMsPerItem`
+ * of CPU each (every process of the run counted) if every core were busy with them: a ceiling
+ * that no tuning of concurrency or process count can pass; only less CPU per item raises it.
+ */
+export const machineCeilingPerSecond = (cpuMsPerItem: number) => (availableParallelism() * 1000) / cpuMsPerItem;
 
 /** Postfix's daemons and helpers (their process names), whose CPU is Postfix's side of a run. */
 export const POSTFIX_PROCESSES = ['master', 'qmgr', 'smtp', 'scache', 'postlogd', 'trivial-rewrite', 'cleanup', 'pickup', 'smtpd', 'anvil', 'tlsmgr', 'proxymap', 'bounce', 'postdrop'];

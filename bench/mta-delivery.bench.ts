@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { loadConfig } from '../lib/config/load-config.js';
 import { TestDnsServer } from '../test/helpers/dns-server.js';
-import { cpuSeconds, POSTFIX_PROCESSES } from './cpu-ticks.js';
+import { cpuSeconds, machineCeilingPerSecond, POSTFIX_PROCESSES } from './cpu-ticks.js';
 import { benchMtaOverrides, MailroomBench } from './mta-mailroom.js';
 import { bodyOfSize } from './mta-message.js';
 import { SinkProcess } from './mta-sink.js';
@@ -52,7 +52,7 @@ const spread = (values: number[], digits = 0) => `${Math.min(...values).toFixed(
 const perMessageMs = (cpuSeconds: number) => (cpuSeconds * 1000) / TOTAL;
 const CORES = availableParallelism();
 /** Mailroom's rate with every core busy at its measured CPU per message, over Postfix's rate. */
-const ceilingRatio = (s: Sample) => (CORES * 1000) / s.mailroomCpuMs / s.postfix;
+const ceilingRatio = (s: Sample) => machineCeilingPerSecond(s.mailroomCpuMs) / s.postfix;
 
 /** Postfix's run: queued on hold (not timed), then timed from the release until the sink has every message. */
 async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<{ seconds: number; cpu: { postfix: number; sink: number } }> {

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
 import mysql from 'mysql2/promise';
-import { cpuSeconds, cpuSecondsOfPids } from './cpu-ticks.js';
+import { cpuSeconds, cpuSecondsOfPids, machineCeilingPerSecond } from './cpu-ticks.js';
 import { postLoadInChild, type LoadResult } from './load-process.js';
 import { startMailroomProcess, seedBenchTeam } from './mailroom-process.js';
 import { startReferenceServer } from './reference-server.js';
@@ -54,12 +54,8 @@ async function load(url: string, headers: Record<string, string>, serverCpuSecon
   };
 }
 
-/**
- * The most requests per second this machine could serve at the run's CPU cost per request if
- * every core were busy with it (server, MariaDB and load generator): a ceiling no tuning of
- * concurrency or process count can pass; only less CPU per request raises it.
- */
-const ceilingPerSecond = (r: Measured) => (CORES * 1000) / (r.cpuMsPerRequest + r.databaseCpuMsPerRequest + r.clientCpuMsPerRequest);
+/** The machine's ceiling at the run's CPU per request: server, MariaDB and load generator. */
+const ceilingPerSecond = (r: Measured) => machineCeilingPerSecond(r.cpuMsPerRequest + r.databaseCpuMsPerRequest + r.clientCpuMsPerRequest);
 
 /** The process and its descendants (an API cluster's workers). */
 function processTree(pid: number): number[] {

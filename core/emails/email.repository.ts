@@ -165,10 +165,10 @@ export class EmailRepository {
     return rows.map((row) => row.id);
   }
 
-  /** scheduled -> queued, once: true only for the caller whose update moved the row. */
   /**
-   * Hands a due scheduled email over; false when it is no longer scheduled, or no longer due: a
-   * reschedule that landed after the due list was read wins over this dispatch.
+   * scheduled -> queued, once: true only for the caller whose update moved the row; false when
+   * the email is no longer scheduled, or no longer due (a reschedule that landed after the due
+   * list was read wins over this dispatch).
    */
   async dispatch(id: string, now: Date): Promise<boolean> {
     return (await this.knex('emails').where({ id, last_event: 'scheduled' }).where('scheduled_at', '<=', now).update({ last_event: 'queued', updated_at: now })) === 1;

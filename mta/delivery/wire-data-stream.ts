@@ -28,9 +28,9 @@ export function stuffDots(message: Buffer): Buffer {
  * path for what the MTA sends: one buffer whose line breaks are all CRLF already (the DKIM
  * signer normalises them and marks the result, so checking it costs nothing). That buffer is
  * stuffed with native searches instead of a JavaScript loop over every byte, and leaves with
- * the final dot in one socket write. Anything else (a
- * stream, a second chunk, a bare CR or LF anywhere) goes through nodemailer's own transform,
- * so the protection against SMTP smuggling is nodemailer's wherever the fast path does not apply.
+ * the final dot in one socket write. Anything else (a stream, a second chunk, a bare CR or LF
+ * anywhere) goes through nodemailer's own transform, so the protection against SMTP smuggling
+ * is nodemailer's wherever the fast path does not apply.
  */
 export class WireDataStream extends DataStream {
   /** The first chunk, stuffed, held back so it leaves together with the final dot. */
