@@ -14,7 +14,6 @@
  *   mta section, for experiments; printed with the conditions)
  */
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +23,11 @@ import { TestDnsServer } from '../test/helpers/dns-server.js';
 import { cpuSeconds, machineCeilingPerSecond, POSTFIX_PROCESSES } from './cpu-ticks.js';
 import { benchMtaOverrides, MailroomBench } from './mta-mailroom.js';
 import { bodyOfSize } from './mta-message.js';
+import { missingMtaNodeOptions, MTA_NODE_OPTIONS } from './mta-node-options.js';
 import { SinkProcess } from './mta-sink.js';
 import { ensurePostfix } from './postfix-install.js';
 import { PostfixRelay, type BenchMessage, type PostfixMode } from './postfix-relay.js';
+import { rsaSignatureMs } from './rsa-signature-cpu.js';
 
 const TOTAL = Number(process.env.BENCH_MTA_TOTAL ?? 2000);
 const SIZES = (process.env.BENCH_MTA_SIZES ?? '4096,51200').split(',').map(Number);
@@ -125,24 +126,6 @@ async function measure(round: number, size: number, sink: SinkProcess, dns: Test
   }
 }
 
-/**
- * CPU of one RSA-2048 signature here (SHA-256, PKCS#1 v1.5, as DKIM signs), on one core for
- * about a second: the part of Mailroom's cost per message that Postfix does not pay.
- */
-function rsaSignatureMs(): number {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const data = Buffer.alloc(600, 'a');
-  let count = 0;
-  const started = process.cpuUsage();
-  const until = performance.now() + 1000;
-  while (performance.now() < until) {
-    sign('sha256', data, privateKey);
-    count++;
-  }
-  const used = process.cpuUsage(started);
-  return (used.user + used.system) / 1000 / count;
-}
-
 async function conditions(): Promise<string> {
   const admin = await mysql.createConnection({ uri: `${SERVER}/` });
   const [flush] = (await admin.query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as unknown as [Array<{ Value: string }>];
@@ -157,6 +140,7 @@ async function conditions(): Promise<string> {
     `sink: Postfix smtp-sink on ${SINK_HOST} (one process for both sides); egress ${EGRESS}; Postfix queue mode: ${MODE}`,
     `Mailroom: ${Object.keys(overrides).length > 0 ? `mta configuration with BENCH_MTA_CONFIG ${JSON.stringify(overrides)}` : 'default mta configuration'} (concurrency ${mta.concurrency}, ${mta.perDestinationConcurrency} connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
     `Postfix: default configuration relaying to the sink (relayhost), no DKIM; timed from ${MODE === 'hold' ? 'the release of the held queue' : 'enabling pickup of the maildrop'}`,
+    `node options of the MTA: ${MTA_NODE_OPTIONS.join(' ')} (as systemd/mailroom-mta.service)${PROCESSES === 0 && missingMtaNodeOptions().length > 0 ? `; NOT given to this process, which runs the worker: ${missingMtaNodeOptions().join(' ')} (start it with npm run bench:mta)` : ''}`,
     `one RSA-2048 signature on this machine: ${rsaSignatureMs().toFixed(2)} ms of CPU (part of Mailroom's CPU per message below; Postfix signs nothing)`,
   ].join('\n');
 }

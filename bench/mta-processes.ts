@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { cpuSecondsOfPids } from './cpu-ticks.js';
+import { MTA_NODE_OPTIONS } from './mta-node-options.js';
 
 const BIN = fileURLToPath(new URL('../bin/mailroom.js', import.meta.url));
 
@@ -17,10 +18,11 @@ export type MtaProcesses = {
  * `count` real `mailroom mta` processes on the appliance's configuration (as production runs
  * the MTA: its own processes, sharing the queue through the claim). Resolves once every one
  * has started its worker; the timing starts at the first of them, so a process that is slower
- * to start only counts against Mailroom. BENCH_NODE_ARGS adds node options (--cpu-prof ...).
+ * to start only counts against Mailroom. They run with production's node options
+ * (MTA_NODE_OPTIONS); BENCH_NODE_ARGS adds more (--cpu-prof ...).
  */
 export async function startMtaProcesses(count: number, env: Record<string, string>): Promise<MtaProcesses> {
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...MTA_NODE_OPTIONS, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const children: ChildProcess[] = [];
   const started: number[] = [];
   try {

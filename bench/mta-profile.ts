@@ -5,7 +5,7 @@
  * with PROFILE=path, a CPU profile of this process's main thread over the timed part only (open
  * it in Chrome's DevTools). Messages per second and CPU split are printed as bench:mta does.
  *
- *   node --import tsx bench/mta-profile.ts    (N 2000, SIZE 4096, PROCESSES 0, PROFILE unset)
+ *   node --max-semi-space-size=64 --import tsx bench/mta-profile.ts    (N 2000, SIZE 4096, PROCESSES 0, PROFILE unset)
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
