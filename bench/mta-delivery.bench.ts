@@ -134,13 +134,14 @@ async function conditions(): Promise<string> {
   const postfixVersion = execFileSync('/usr/sbin/postconf', ['-d', '-h', 'mail_version'], { encoding: 'utf8' }).trim();
   const overrides = benchMtaOverrides();
   const { mta } = { mta: { ...loadConfig({ MAILROOM_CONFIG: '', MAILROOM_ENV: 'test' }).mta, ...overrides } };
+  const missing = missingMtaNodeOptions();
   return [
     `MTA benchmark: ${TOTAL} messages per size, ${ROUNDS} round(s), one recipient each, all to one destination domain; ${WARMUP} warm-up messages delivered untimed first by each side${MODE === 'hold' ? '' : ' (Mailroom only: no warm-up for Postfix from its maildrop)'}${PROCESSES > 0 ? ' (none for `mailroom mta` processes: they start fresh)' : ''}`,
     `machine: ${CORES} cores (${cpus()[0]?.model.trim()}), MariaDB ${version[0]?.v} with innodb_flush_log_at_trx_commit=${flush[0]?.Value}, Postfix ${postfixVersion}`,
     `sink: Postfix smtp-sink on ${SINK_HOST} (one process for both sides); egress ${EGRESS}; Postfix queue mode: ${MODE}`,
     `Mailroom: ${Object.keys(overrides).length > 0 ? `mta configuration with BENCH_MTA_CONFIG ${JSON.stringify(overrides)}` : 'default mta configuration'} (concurrency ${mta.concurrency}, ${mta.perDestinationConcurrency} connections per destination), ${PROCESSES > 0 ? `${PROCESSES} \`mailroom mta\` process(es)` : 'delivery worker in the benchmark process'}, RSA-2048 DKIM signing, settled in MariaDB`,
     `Postfix: default configuration relaying to the sink (relayhost), no DKIM; timed from ${MODE === 'hold' ? 'the release of the held queue' : 'enabling pickup of the maildrop'}`,
-    `node options of the MTA: ${MTA_NODE_OPTIONS.join(' ')} (as systemd/mailroom-mta.service)${PROCESSES === 0 && missingMtaNodeOptions().length > 0 ? `; NOT given to this process, which runs the worker: ${missingMtaNodeOptions().join(' ')} (start it with npm run bench:mta)` : ''}`,
+    `node options of the MTA: ${MTA_NODE_OPTIONS.join(' ')} (as systemd/mailroom-mta.service)${PROCESSES === 0 && missing.length > 0 ? `; NOT given to this process, which runs the worker: ${missing.join(' ')} (start it with npm run bench:mta)` : ''}`,
     `one RSA-2048 signature on this machine: ${rsaSignatureMs().toFixed(2)} ms of CPU (part of Mailroom's CPU per message below; Postfix signs nothing)`,
   ].join('\n');
 }
