@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import type { Runtime } from '../core/runtime.js';
+import type { Runtime } from '../app/runtime.js';
 import { ConfigError } from '../lib/errors.js';
 import type { ApiServer } from './server.js';
 

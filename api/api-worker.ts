@@ -4,7 +4,7 @@
  * look-up cache in step with its siblings. Exits when the primary asks, on SIGTERM/SIGINT, or
  * when the primary is gone.
  */
-import { createRuntime } from '../core/runtime.js';
+import { createRuntime } from '../app/runtime.js';
 import { Shutdown } from '../lib/shutdown.js';
 import { isClusterMessage, type ClusterMessage } from './api-cluster.js';
 import { startApiServer } from './server.js';

@@ -1,6 +1,6 @@
 import Koa, { type Context } from 'koa';
-import type { RequestRecord } from '../core/request-logs/request-log.service.js';
-import type { Services } from '../core/services.js';
+import type { RequestRecord } from '../core/platform/request-logs/request-log.service.js';
+import type { Services } from '../app/services.js';
 import type { Clock } from '../lib/clock.js';
 import { AppError, ApplicationError, ServiceUnavailableError } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import type { Authenticated } from '../core/api-keys/api-key.service.js';
-import { requestFingerprint } from '../core/idempotency/idempotency.service.js';
-import type { RateDecision } from '../core/rate-limit/rate-limiter.js';
-import type { Services } from '../core/services.js';
+import type { Authenticated } from '../core/platform/api-keys/api-key.service.js';
+import { requestFingerprint } from '../core/platform/idempotency/idempotency.service.js';
+import type { RateDecision } from '../core/platform/rate-limit/rate-limiter.js';
+import type { Services } from '../app/services.js';
 import { ForbiddenValidationError, MethodNotAllowedError, MissingApiKeyError, NotFoundError, RateLimitExceededError, RestrictedApiKeyError, InvalidPermissionError } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
 import { parseJsonBody, queryObject, readRawBody } from './request-body.js';

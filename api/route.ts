@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { Authenticated } from '../core/api-keys/api-key.service.js';
-import type { Services } from '../core/services.js';
+import type { Authenticated } from '../core/platform/api-keys/api-key.service.js';
+import type { Services } from '../app/services.js';
 import type { CommitPart } from '../db/group-commit.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Runtime } from '../core/runtime.js';
+import type { Runtime } from '../app/runtime.js';
 import { VERSION } from '../lib/version.js';
 import { startApiCluster } from './api-cluster.js';
 import { createApp } from './app.js';

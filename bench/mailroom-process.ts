@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createDomainSchema } from '../core/domains/domain.schemas.js';
-import { createRuntime } from '../core/runtime.js';
+import { createDomainSchema } from '../core/sending/domains/domain.schemas.js';
+import { createRuntime } from '../app/runtime.js';
 import { loadConfig } from '../lib/config/load-config.js';
 import { createLogger } from '../lib/logger.js';
 

@@ -1,4 +1,4 @@
-import type { Services } from '../core/services.js';
+import type { Services } from '../app/services.js';
 
 /** One scheduled job: a name, a cron expression and the work, which calls core services. */
 export type Job = {

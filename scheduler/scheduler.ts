@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import cron from 'node-cron';
-import { JobLease } from '../core/scheduling/job-lease.js';
-import type { Runtime } from '../core/runtime.js';
+import { JobLease } from '../core/platform/leases/job-lease.js';
+import type { Runtime } from '../app/runtime.js';
 import type { Job } from './job.js';
 import { jobs as defaultJobs } from './jobs/index.js';
 

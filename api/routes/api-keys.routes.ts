@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { createApiKeySchema, listApiKeysQuerySchema, renameApiKeySchema } from '../../core/api-keys/api-key.schemas.js';
-import { listEnvelope } from '../../core/pagination/list-query.js';
+import { createApiKeySchema, listApiKeysQuerySchema, renameApiKeySchema } from '../../core/platform/api-keys/api-key.schemas.js';
+import { listEnvelope } from '../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
 import { serializeApiKey } from '../serializers/api-key.serializer.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { createDomainSchema, listDomainsQuerySchema, rotateDkimSchema, updateDomainSchema } from '../../core/domains/domain.schemas.js';
-import { listEnvelope } from '../../core/pagination/list-query.js';
+import { createDomainSchema, listDomainsQuerySchema, rotateDkimSchema, updateDomainSchema } from '../../core/sending/domains/domain.schemas.js';
+import { listEnvelope } from '../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
 import { serializeDomain, serializeDomainItem } from '../serializers/domain.serializer.js';

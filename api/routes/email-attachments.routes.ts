@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EmailAttachment } from '../../core/emails/email.types.js';
+import type { EmailAttachment } from '../../core/sending/emails/email.types.js';
 import { defineRoute } from '../route.js';
 import { uuidParam } from '../schemas.js';
 

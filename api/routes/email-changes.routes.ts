@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { batchBodySchema, batchItemSchema, rescheduleSchema, type SendEmailInput } from '../../core/emails/email.schemas.js';
+import { batchBodySchema, batchItemSchema, rescheduleSchema, type SendEmailInput } from '../../core/sending/emails/email.schemas.js';
 import { AppError, ValidationError } from '../../lib/errors.js';
 import { parseInput } from '../../lib/validation.js';
 import { defineRoute } from '../route.js';

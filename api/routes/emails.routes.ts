@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listEmailsQuerySchema, sendEmailSchema } from '../../core/emails/email.schemas.js';
-import { listEnvelope } from '../../core/pagination/list-query.js';
+import { listEmailsQuerySchema, sendEmailSchema } from '../../core/sending/emails/email.schemas.js';
+import { listEnvelope } from '../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../route.js';
 import { listSchema, uuidParam } from '../schemas.js';
 import { serializeEmail, serializeEmailItem } from '../serializers/email.serializer.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listEnvelope } from '../../core/pagination/list-query.js';
-import { listLogsQuerySchema } from '../../core/request-logs/request-log.schemas.js';
+import { listEnvelope } from '../../core/shared/pagination/list-query.js';
+import { listLogsQuerySchema } from '../../core/platform/request-logs/request-log.schemas.js';
 import { defineRoute } from '../route.js';
 import { listSchema, uuidParam } from '../schemas.js';
 import { serializeLog, serializeLogItem } from '../serializers/request-log.serializer.js';

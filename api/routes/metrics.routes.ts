@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { metricsQuerySchema } from '../../core/metrics/metric-query.schemas.js';
-import { DIMENSIONS, GRANULARITIES, METRICS } from '../../core/metrics/metric.types.js';
+import { metricsQuerySchema } from '../../core/events/metrics/metric-query.schemas.js';
+import { DIMENSIONS, GRANULARITIES, METRICS } from '../../core/events/metrics/metric.types.js';
 import { defineRoute } from '../route.js';
 import { serializeMetrics } from '../serializers/metrics.serializer.js';
 

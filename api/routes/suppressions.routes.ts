@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { listEnvelope } from '../../core/pagination/list-query.js';
-import { addSuppressionSchema, batchAddSchema, batchRemoveSchema, listSuppressionsQuerySchema } from '../../core/suppressions/suppression.schemas.js';
+import { listEnvelope } from '../../core/shared/pagination/list-query.js';
+import { addSuppressionSchema, batchAddSchema, batchRemoveSchema, listSuppressionsQuerySchema } from '../../core/sending/suppressions/suppression.schemas.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema } from '../schemas.js';
 import { serializeSuppression, serializeSuppressionItem } from '../serializers/suppression.serializer.js';

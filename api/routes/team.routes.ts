@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { updateTeamSchema } from '../../core/teams/team.schemas.js';
+import { updateTeamSchema } from '../../core/platform/teams/team.schemas.js';
 import { defineRoute } from '../route.js';
 import { serializeMember, serializeTeam } from '../serializers/team.serializer.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listEnvelope } from '../../core/pagination/list-query.js';
-import { STARTERS } from '../../core/templates/starters.js';
-import { createTemplateSchema, listTemplatesQuerySchema, updateTemplateSchema } from '../../core/templates/template.schemas.js';
+import { listEnvelope } from '../../core/shared/pagination/list-query.js';
+import { STARTERS } from '../../core/sending/templates/starters.js';
+import { createTemplateSchema, listTemplatesQuerySchema, updateTemplateSchema } from '../../core/sending/templates/template.schemas.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema } from '../schemas.js';
 import { serializeStarter, serializeTemplate, serializeTemplateItem } from '../serializers/template.serializer.js';

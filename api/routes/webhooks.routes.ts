@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../core/events/event.types.js';
-import { listEnvelope } from '../../core/pagination/list-query.js';
-import { createWebhookSchema, listQuerySchema, updateWebhookSchema } from '../../core/webhooks/webhook.schemas.js';
-import { DELIVERY_STATUSES, ENDPOINT_STATUSES } from '../../core/webhooks/webhook.types.js';
+import { EVENT_TYPES } from '../../core/events/log/event.types.js';
+import { listEnvelope } from '../../core/shared/pagination/list-query.js';
+import { createWebhookSchema, listQuerySchema, updateWebhookSchema } from '../../core/events/webhooks/webhook.schemas.js';
+import { DELIVERY_STATUSES, ENDPOINT_STATUSES } from '../../core/events/webhooks/webhook.types.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
 import { serializeWebhookAttempt, serializeWebhookEvent, serializeWebhookEventItem } from '../serializers/webhook-event.serializer.js';

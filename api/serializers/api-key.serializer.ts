@@ -1,4 +1,4 @@
-import type { ApiKey } from '../../core/api-keys/api-key.types.js';
+import type { ApiKey } from '../../core/platform/api-keys/api-key.types.js';
 import { isoOrNull } from '../../db/dialect.js';
 
 export function serializeApiKey(key: ApiKey) {

@@ -1,4 +1,4 @@
-import type { Email, EmailBodies } from '../../core/emails/email.types.js';
+import type { Email, EmailBodies } from '../../core/sending/emails/email.types.js';
 import { isoOrNull } from '../../db/dialect.js';
 
 const tagList = (tags: Record<string, string> | null) => (tags ? Object.entries(tags).map(([name, value]) => ({ name, value })) : undefined);

@@ -1,4 +1,4 @@
-import type { MetricsReport, MetricsRow } from '../../core/metrics/metric.types.js';
+import type { MetricsReport, MetricsRow } from '../../core/events/metrics/metric.types.js';
 
 /** A row of `data`: its dimension values first (as the SDK names them), then its metrics. */
 function serializeRow(row: MetricsRow) {

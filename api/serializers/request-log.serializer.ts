@@ -1,4 +1,4 @@
-import type { RequestLog } from '../../core/request-logs/request-log.types.js';
+import type { RequestLog } from '../../core/platform/request-logs/request-log.types.js';
 
 export function serializeLogItem(log: RequestLog) {
   return {

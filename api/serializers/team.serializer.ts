@@ -1,5 +1,5 @@
-import { sendingStatus } from '../../core/domains/sending-status.js';
-import type { Team, TeamMember } from '../../core/teams/team.types.js';
+import { sendingStatus } from '../../core/sending/domains/sending-status.js';
+import type { Team, TeamMember } from '../../core/platform/teams/team.types.js';
 
 export function serializeTeam(team: Team) {
   return {

@@ -1,6 +1,6 @@
-import type { TemplateView } from '../../core/templates/template.service.js';
-import type { Template } from '../../core/templates/template.types.js';
-import type { Starter } from '../../core/templates/starters.js';
+import type { TemplateView } from '../../core/sending/templates/template.service.js';
+import type { Template } from '../../core/sending/templates/template.types.js';
+import type { Starter } from '../../core/sending/templates/starters.js';
 import { isoOrNull } from '../../db/dialect.js';
 
 export function serializeTemplateItem(template: Template) {

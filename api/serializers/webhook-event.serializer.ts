@@ -1,4 +1,4 @@
-import type { WebhookAttempt, WebhookDelivery, WebhookPayload } from '../../core/webhooks/webhook.types.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookPayload } from '../../core/events/webhooks/webhook.types.js';
 import { isoOrNull } from '../../db/dialect.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { EndpointWithSecret } from '../../core/webhooks/webhook.service.js';
-import type { WebhookEndpoint } from '../../core/webhooks/webhook.types.js';
+import type { EndpointWithSecret } from '../../core/events/webhooks/webhook.service.js';
+import type { WebhookEndpoint } from '../../core/events/webhooks/webhook.types.js';
 import { isoOrNull } from '../../db/dialect.js';
 
 /** List entries: what the SDK's `Webhook` type describes (no secret, no `object`). */

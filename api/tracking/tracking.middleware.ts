@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { TrackingService, Visitor } from '../../core/tracking/tracking.service.js';
+import type { TrackingService, Visitor } from '../../core/sending/tracking/tracking.service.js';
 import type { Logger } from '../../lib/logger.js';
 
 /** A 1x1 transparent GIF (43 bytes). */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { migrations } from '../../db/migrations/index.js';
 import { migrateDownAll, migrateLatest } from '../../db/migrate.js';
-import { createRuntime, type Runtime } from '../../core/runtime.js';
+import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { loadConfig, maskConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
 import { printJson } from '../output.js';

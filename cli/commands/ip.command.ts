@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ALL_DESTINATIONS } from '../../core/deliveries/egress-block.repository.js';
-import { QueueInspection, type EgressBlockView } from '../../core/deliveries/queue-inspection.js';
-import type { Runtime } from '../../core/runtime.js';
+import { ALL_DESTINATIONS } from '../../core/sending/deliveries/egress-block.repository.js';
+import { QueueInspection, type EgressBlockView } from '../../core/sending/deliveries/queue-inspection.js';
+import type { Runtime } from '../../app/runtime.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import { egressPools, REGIONS, type EgressAddress, type EgressRegion } from '../../lib/config/egress-pools.js';
 import { ValidationError } from '../../lib/errors.js';

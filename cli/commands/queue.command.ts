@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import type { DeliveryService } from '../../core/deliveries/delivery.service.js';
-import { DELIVERY_STATES, type Delivery, type QueueFilter } from '../../core/deliveries/delivery.types.js';
-import { ALL_DESTINATIONS } from '../../core/deliveries/egress-block.repository.js';
-import { QueueInspection, type AttemptView, type EgressBlockView } from '../../core/deliveries/queue-inspection.js';
-import type { Runtime } from '../../core/runtime.js';
+import type { DeliveryService } from '../../core/sending/deliveries/delivery.service.js';
+import { DELIVERY_STATES, type Delivery, type QueueFilter } from '../../core/sending/deliveries/delivery.types.js';
+import { ALL_DESTINATIONS } from '../../core/sending/deliveries/egress-block.repository.js';
+import { QueueInspection, type AttemptView, type EgressBlockView } from '../../core/sending/deliveries/queue-inspection.js';
+import type { Runtime } from '../../app/runtime.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { formatDuration } from '../format-duration.js';

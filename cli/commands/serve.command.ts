@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { assertStartable, createRuntime } from '../../core/runtime.js';
+import { assertStartable, createRuntime } from '../../app/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { Shutdown } from '../../lib/shutdown.js';
 

@@ -1,6 +1,6 @@
-import type { Delivery } from '../../core/deliveries/delivery.types.js';
-import type { Domain } from '../../core/domains/domain.types.js';
-import type { Email } from '../../core/emails/email.types.js';
+import type { Delivery } from '../../core/sending/deliveries/delivery.types.js';
+import type { Domain } from '../../core/sending/domains/domain.types.js';
+import type { Email } from '../../core/sending/emails/email.types.js';
 import type { EgressAddress } from '../../lib/config/egress-pools.js';
 import type { PreparedMessage } from './message-preparer.js';
 

@@ -1,4 +1,4 @@
-import type { Delivery } from '../../core/deliveries/delivery.types.js';
+import type { Delivery } from '../../core/sending/deliveries/delivery.types.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import type { DnsLookup } from '../../lib/dns/dns-resolver.js';
 import type { Logger } from '../../lib/logger.js';

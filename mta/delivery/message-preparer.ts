@@ -1,6 +1,6 @@
-import type { Domain } from '../../core/domains/domain.types.js';
-import type { Email } from '../../core/emails/email.types.js';
-import type { Services } from '../../core/services.js';
+import type { Domain } from '../../core/sending/domains/domain.types.js';
+import type { Email } from '../../core/sending/emails/email.types.js';
+import type { Services } from '../../app/services.js';
 import { DkimSigner, type DkimSigningKey } from '../dkim/dkim-signer.js';
 
 /** A message ready for the wire: signed bytes and the envelope sender. */

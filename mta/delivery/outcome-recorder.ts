@@ -1,8 +1,8 @@
-import type { AttemptRecord, Delivery } from '../../core/deliveries/delivery.types.js';
-import type { Services } from '../../core/services.js';
+import type { AttemptRecord, Delivery } from '../../core/sending/deliveries/delivery.types.js';
+import type { Services } from '../../app/services.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import type { Logger } from '../../lib/logger.js';
-import { classifyConnectionFailure, classifyReply } from '../bounces/bounce-classifier.js';
+import { classifyConnectionFailure, classifyReply } from '../../core/sending/bounces/bounce-classifier.js';
 import { nextAttemptAt } from '../queue/retry-schedule.js';
 import type { AttemptContext, DeliveryBatch } from './delivery-batch.js';
 

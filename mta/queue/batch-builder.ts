@@ -1,6 +1,6 @@
-import type { Delivery } from '../../core/deliveries/delivery.types.js';
-import type { Email } from '../../core/emails/email.types.js';
-import type { Services } from '../../core/services.js';
+import type { Delivery } from '../../core/sending/deliveries/delivery.types.js';
+import type { Email } from '../../core/sending/emails/email.types.js';
+import type { Services } from '../../app/services.js';
 import type { EgressRegion } from '../../lib/config/egress-pools.js';
 import type { AttemptContext, DeliveryBatch } from '../delivery/delivery-batch.js';
 import type { MessagePreparer } from '../delivery/message-preparer.js';

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Delivery, Lane } from '../../core/deliveries/delivery.types.js';
-import type { Email } from '../../core/emails/email.types.js';
-import type { Runtime } from '../../core/runtime.js';
+import type { Delivery, Lane } from '../../core/sending/deliveries/delivery.types.js';
+import type { Email } from '../../core/sending/emails/email.types.js';
+import type { Runtime } from '../../app/runtime.js';
 import { egressPools } from '../../lib/config/egress-pools.js';
 import { cachingLookup } from '../../lib/dns/caching-lookup.js';
 import { startPollingLoop, type PollingLoop } from '../../lib/polling-loop.js';

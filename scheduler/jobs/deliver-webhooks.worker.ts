@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Runtime } from '../../core/runtime.js';
+import type { Runtime } from '../../app/runtime.js';
 import { startPollingLoop, type PollingLoop } from '../../lib/polling-loop.js';
-import type { WebhookDelivery } from '../../core/webhooks/webhook.types.js';
+import type { WebhookDelivery } from '../../core/events/webhooks/webhook.types.js';
 
 export type WebhookWorker = { stop(): Promise<void>; wake(): void; readonly inFlight: number };
 

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { request as httpRequest } from 'node:http';
 import t from 'tap';
 import { startApiServer } from '../../api/server.js';
-import { createRuntime } from '../../core/runtime.js';
+import { createRuntime } from '../../app/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
 import { ConfigError } from '../../lib/errors.js';

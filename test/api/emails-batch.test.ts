@@ -1,13 +1,13 @@
 import { Resend } from 'resend';
 import t from 'tap';
-import { createRuntime } from '../../core/runtime.js';
+import { createRuntime } from '../../app/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
 import { errorShape, request } from '../helpers/http.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
-import { EmailRepository } from '../../core/emails/email.repository.js';
+import { EmailRepository } from '../../core/sending/emails/email.repository.js';
 
 const dns = await TestDnsServer.start();
 const app = await startTestApp({ env: { MAILROOM_DNS_SERVERS: dns.address } });

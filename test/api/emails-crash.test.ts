@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import t from 'tap';
-import { createRuntime } from '../../core/runtime.js';
+import { createRuntime } from '../../app/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
 import { TestDnsServer } from '../helpers/dns-server.js';

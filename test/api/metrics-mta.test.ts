@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import t from 'tap';
-import type { Granularity } from '../../core/metrics/metric.types.js';
+import type { Granularity } from '../../core/events/metrics/metric.types.js';
 import { newId } from '../../lib/ids.js';
 import { movableClock } from '../helpers/clock.js';
 import { request } from '../helpers/http.js';

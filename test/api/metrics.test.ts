@@ -1,6 +1,6 @@
 import { Resend } from 'resend';
 import t from 'tap';
-import { METRICS } from '../../core/metrics/metric.types.js';
+import { METRICS } from '../../core/events/metrics/metric.types.js';
 import { newId } from '../../lib/ids.js';
 import { errorShape, request } from '../helpers/http.js';
 import { eventAt, metricEmail } from '../helpers/metric-events.js';

@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import t from 'tap';
-import { signatureHeader } from '../../core/webhooks/webhook-signature.js';
+import { signatureHeader } from '../../core/events/webhooks/webhook-signature.js';
 import { request } from '../helpers/http.js';
 import { startWebhookApp, WebhookReceiver, type ReceivedWebhook } from '../helpers/webhook-receiver.js';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { EVENT_TYPES } from '../../core/events/event.types.js';
-import { automationRunEventData, contactEventData, receivedEmailEventData } from '../../core/webhooks/event-payloads.js';
+import { EVENT_TYPES } from '../../core/events/log/event.types.js';
+import { automationRunEventData, contactEventData, receivedEmailEventData } from '../../core/events/webhooks/event-payloads.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { request } from '../helpers/http.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';

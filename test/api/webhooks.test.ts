@@ -1,5 +1,5 @@
 import t from 'tap';
-import { EVENT_TYPES } from '../../core/events/event.types.js';
+import { EVENT_TYPES } from '../../core/events/log/event.types.js';
 import { newId } from '../../lib/ids.js';
 import { errorShape, request } from '../helpers/http.js';
 import { startWebhookApp, WebhookReceiver } from '../helpers/webhook-receiver.js';

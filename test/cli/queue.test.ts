@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
-import { DeliveryRepository } from '../../core/deliveries/delivery.repository.js';
+import { DeliveryRepository } from '../../core/sending/deliveries/delivery.repository.js';
 import { insertAttempt, insertDeliveries, insertEmail } from '../helpers/queue-rows.js';
 import { startTestApp } from '../helpers/test-app.js';
 

@@ -1,8 +1,8 @@
-import { emailEventData } from '../../core/emails/email-event-data.js';
-import type { Email } from '../../core/emails/email.types.js';
-import { EventService } from '../../core/events/event.service.js';
-import type { EventType } from '../../core/events/event.types.js';
-import type { Runtime } from '../../core/runtime.js';
+import { emailEventData } from '../../core/sending/emails/email-event-data.js';
+import type { Email } from '../../core/sending/emails/email.types.js';
+import { EventService } from '../../core/events/log/event.service.js';
+import type { EventType } from '../../core/events/log/event.types.js';
+import type { Runtime } from '../../app/runtime.js';
 import { insertEmail } from './queue-rows.js';
 
 /**

@@ -1,8 +1,8 @@
-import { DeliveryRepository } from '../../core/deliveries/delivery.repository.js';
-import type { Delivery, DeliveryState } from '../../core/deliveries/delivery.types.js';
-import { EmailRepository } from '../../core/emails/email.repository.js';
-import type { Email } from '../../core/emails/email.types.js';
-import type { Runtime } from '../../core/runtime.js';
+import { DeliveryRepository } from '../../core/sending/deliveries/delivery.repository.js';
+import type { Delivery, DeliveryState } from '../../core/sending/deliveries/delivery.types.js';
+import { EmailRepository } from '../../core/sending/emails/email.repository.js';
+import type { Email } from '../../core/sending/emails/email.types.js';
+import type { Runtime } from '../../app/runtime.js';
 import { newId } from '../../lib/ids.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { TestApp } from './test-app.js';
-import { createDomainSchema } from '../../core/domains/domain.schemas.js';
-import { sendEmailSchema } from '../../core/emails/email.schemas.js';
+import { createDomainSchema } from '../../core/sending/domains/domain.schemas.js';
+import { sendEmailSchema } from '../../core/sending/emails/email.schemas.js';
 import { request } from './http.js';
 
 /**

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import type { RouteDef } from '../../api/route.js';
-import { createRuntime, type Runtime } from '../../core/runtime.js';
+import { createRuntime, type Runtime } from '../../app/runtime.js';
 import type { Clock } from '../../lib/clock.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import DataStream from 'nodemailer/lib/smtp-connection/data-stream';
 import t, { type Test } from 'tap';
-import { composeMime } from '../../core/emails/mime.js';
+import { composeMime } from '../../core/sending/emails/mime.js';
 import { findWhitespaceToFix, relaxedBody } from '../../mta/dkim/dkim-body-canonicalizer.js';
 import { relaxedHeader } from '../../mta/dkim/dkim-canonicalizer.js';
 import { DkimKeyCache } from '../../mta/dkim/dkim-key-cache.js';

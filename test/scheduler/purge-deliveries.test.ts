@@ -1,6 +1,6 @@
 import t from 'tap';
-import type { Delivery, DeliveryState } from '../../core/deliveries/delivery.types.js';
-import { ALL_DESTINATIONS } from '../../core/deliveries/egress-block.repository.js';
+import type { Delivery, DeliveryState } from '../../core/sending/deliveries/delivery.types.js';
+import { ALL_DESTINATIONS } from '../../core/sending/deliveries/egress-block.repository.js';
 import { newId } from '../../lib/ids.js';
 import { jobs } from '../../scheduler/jobs/index.js';
 import { startScheduler } from '../../scheduler/scheduler.js';

@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import type { Dialect } from '../db/connection.js';
+import { GroupCommitter } from '../db/group-commit.js';
+import { watchWrites } from '../db/write-watcher.js';
+import type { FileBlobStore } from '../lib/blob-store.js';
+import { LookupCache } from '../lib/cache/lookup-cache.js';
+import type { Clock } from '../lib/clock.js';
+import type { Config } from '../lib/config/config.schema.js';
+import type { DnsLookup } from '../lib/dns/dns-resolver.js';
+import type { KeyValueStore } from '../lib/kv/kv.js';
+import type { SegmentSpool } from '../lib/spool/segment-spool.js';
+import { createEventsServices } from '../core/events/events.services.js';
+import { createPlatformServices } from '../core/platform/platform.services.js';
+import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
+
+export type Infrastructure = {
+  knex: Knex;
+  dialect: Dialect;
+  kv: KeyValueStore;
+  blobs: FileBlobStore;
+  spool: SegmentSpool;
+  clock: Clock;
+  config: Config;
+  version: string;
+  /** The API's public base URL; known only once the server listens when the port is 0. */
+  publicUrl: () => string;
+  /** The resolver domain verification uses (tests point it at their own DNS server). */
+  lookup: DnsLookup;
+  /** The master key that seals secrets at rest. */
+  masterKey: string;
+};
+
+/**
+ * Every domain service, built once per process from the infrastructure it runs on: each group
+ * of `core/` wires its own services; this composes them and owns what they share.
+ */
+export function createServices(infra: Infrastructure) {
+  const { knex } = infra;
+  // One group committer per process: concurrent requests share durable commits.
+  const committer = new GroupCommitter(knex);
+  // Keys, teams and verified domains are read by every request: kept briefly, and forgotten at
+  // once when this process writes any of those tables (other processes: within the TTL).
+  const lookupCache = new LookupCache(infra.config.api.lookupCacheMs);
+  watchWrites(knex, ['api_keys', 'teams', 'domains', 'egress_blocks'], () => lookupCache.invalidate());
+  const events = createEventsServices(infra);
+  // The API-key service asks the sending group's domains, built after it: resolved at call time.
+  let sending: SendingServices | undefined;
+  const platform = createPlatformServices({ ...infra, committer, lookupCache, findVerifiedDomain: (teamId, id) => sending!.domains.findVerified(teamId, id) });
+  sending = createSendingServices({ ...infra, committer, lookupCache, events: events.events, teams: platform.teams });
+  return { ...platform, ...events, ...sending, lookupCache };
+}
+
+export type Services = ReturnType<typeof createServices>;

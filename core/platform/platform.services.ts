@@ -1,0 +1,45 @@
+import type { Knex } from 'knex';
+import type { FileBlobStore } from '../../lib/blob-store.js';
+import type { LookupCache } from '../../lib/cache/lookup-cache.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Config } from '../../lib/config/config.schema.js';
+import type { KeyValueStore } from '../../lib/kv/kv.js';
+import type { GroupCommitter } from '../../db/group-commit.js';
+import { ApiKeyService } from './api-keys/api-key.service.js';
+import { BrandAssetService } from './brand-assets/brand-asset.service.js';
+import { ReadinessService } from './health/readiness.service.js';
+import { IdempotencyService } from './idempotency/idempotency.service.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
+import { RequestLogService } from './request-logs/request-log.service.js';
+import { TeamService } from './teams/team.service.js';
+
+export type PlatformInfrastructure = {
+  knex: Knex;
+  kv: KeyValueStore;
+  blobs: FileBlobStore;
+  clock: Clock;
+  config: Config;
+  version: string;
+  publicUrl: () => string;
+  committer: GroupCommitter;
+  /** Keys, teams and verified domains, read by every request. */
+  lookupCache: LookupCache;
+  /** A key pinned to a domain must name one the team has verified (the sending group answers). */
+  findVerifiedDomain: (teamId: string, domainId: string) => Promise<{ id: string } | undefined>;
+};
+
+/** The platform group: teams, API keys, request logs, idempotency, rate limits, brand assets, health. */
+export function createPlatformServices(infra: PlatformInfrastructure) {
+  const { knex, clock, config, lookupCache } = infra;
+  return {
+    teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
+    apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: infra.findVerifiedDomain, cache: lookupCache }),
+    requestLogs: new RequestLogService({ knex, clock, committer: infra.committer }),
+    idempotency: new IdempotencyService({ knex, clock }),
+    rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
+    brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),
+    readiness: new ReadinessService({ knex, kv: infra.kv, blobs: infra.blobs, version: infra.version, env: config.env }),
+  };
+}
+
+export type PlatformServices = ReturnType<typeof createPlatformServices>;

@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import { deleteInBatches } from '../../../db/dialect.js';
+import { PLANS } from '../plans/plan.catalog.js';
+
+/**
+ * Deletes rows of a per-team table older than each team's plan retention window, and rows of
+ * teams that no longer exist, in batches. Tables need `id`, `team_id` and `created_at`.
+ */
+export async function purgeByPlanRetention(knex: Knex, table: string, now: Date, batch = 1000): Promise<number> {
+  let total = 0;
+  for (const plan of PLANS) {
+    const before = new Date(now.getTime() - plan.limits.retention_days * 86_400_000);
+    total += await deleteInBatches(
+      knex,
+      table,
+      () => knex(table).select(`${table}.id`).join('teams', 'teams.id', `${table}.team_id`).where('teams.plan_code', plan.code).where(`${table}.created_at`, '<', before),
+      batch,
+    );
+  }
+  total += await deleteInBatches(knex, table, () => knex(table).select(`${table}.id`).leftJoin('teams', 'teams.id', `${table}.team_id`).whereNull('teams.id'), batch);
+  return total;
+}

@@ -1,0 +1,102 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../../lib/clock.js';
+import type { DnsLookup } from '../../../lib/dns/dns-resolver.js';
+import type { EventService } from '../../events/log/event.service.js';
+import { TeamRepository } from '../../platform/teams/team.repository.js';
+import { expectedRecords, type RecordTargets } from './domain-records.js';
+import { checkRecords, domainStatusOf } from './domain-verifier.js';
+import { DomainRepository } from './domain.repository.js';
+import { eventData, type DomainService, type DomainView } from './domain.service.js';
+import type { DkimKey, Domain } from './domain.types.js';
+
+const MINUTE = 60_000;
+/** A verification round that finds nothing for this long ends as `failed`. */
+export const VERIFICATION_WINDOW_MS = 72 * 60 * MINUTE;
+/** Verified domains are re-checked daily, so a removed record is noticed. */
+const RECHECK_VERIFIED_MS = 24 * 60 * MINUTE;
+
+/** Back-off while waiting for records: 1, 2, 4 ... minutes, at most an hour between checks. */
+export function nextCheckDelayMs(attempts: number): number {
+  return Math.min(2 ** Math.min(attempts, 10) * MINUTE, 60 * MINUTE);
+}
+
+/**
+ * Moves domains through not_started -> pending -> verified / partially_verified / failed /
+ * temporary_failure with real DNS look-ups, activates rotated DKIM keys once their record is
+ * visible, lifts the team out of tier 0 on its first verified domain, and records
+ * domain.updated whenever a status changes.
+ */
+export class DomainVerificationService {
+  constructor(private readonly deps: { knex: Knex; clock: Clock; lookup: DnsLookup; targets: RecordTargets; events: EventService; domains: DomainService }) {}
+
+  /** POST /domains/{id}/verify: starts a verification round and checks at once. */
+  async verify(teamId: string, id: string): Promise<DomainView> {
+    const { domain } = await this.deps.domains.get(teamId, id);
+    const now = this.deps.clock.now();
+    const restarted: Domain = { ...domain, status: domain.status === 'verified' ? 'verified' : 'pending', verificationStartedAt: now, checkAttempts: 0 };
+    return this.check(restarted, domain.status);
+  }
+
+  /** The scheduler's round: every domain whose next check is due. */
+  async runDueChecks(limit = 100): Promise<{ checked: number; changed: number }> {
+    const due = await this.deps.domains.repository.dueForCheck(this.deps.clock.now(), limit);
+    let changed = 0;
+    for (const domain of due) {
+      const view = await this.check(domain);
+      if (view.domain.status !== domain.status) changed++;
+    }
+    return { checked: due.length, changed };
+  }
+
+  /** `previousStatus`: what the domain showed before this round (events and updated_at compare to it). */
+  private async check(domain: Domain, previousStatus = domain.status): Promise<DomainView> {
+    const now = this.deps.clock.now();
+    let keys = await this.deps.domains.repository.keysOf(domain.id);
+    const records = expectedRecords(domain, keys, this.deps.targets);
+    const recordStatuses = await checkRecords(this.deps.lookup, records);
+    const started = domain.verificationStartedAt ?? domain.createdAt;
+    const windowClosed = now.getTime() - started.getTime() > VERIFICATION_WINDOW_MS;
+    const status = domainStatusOf(records, recordStatuses, windowClosed);
+    const attempts = domain.checkAttempts + 1;
+    const next: Domain = {
+      ...domain,
+      status,
+      recordStatuses,
+      lastCheckedAt: now,
+      checkAttempts: attempts,
+      verifiedAt: status === 'verified' ? (domain.verifiedAt ?? now) : domain.verifiedAt,
+      // A failed round stops until someone asks again; everything else keeps being watched.
+      nextCheckAt: status === 'failed' ? null : new Date(now.getTime() + (status === 'verified' ? RECHECK_VERIFIED_MS : nextCheckDelayMs(attempts))),
+      updatedAt: status !== previousStatus ? now : domain.updatedAt,
+    };
+    await this.deps.knex.transaction(async (trx) => {
+      const repository = new DomainRepository(trx);
+      keys = await this.activateRotatedKeys(repository, keys, recordStatuses, now);
+      await repository.update(domain.id, next);
+      if (status !== previousStatus) await this.deps.events.record(domain.teamId, 'domain.updated', eventData(this.deps.domains.view(next, keys)), trx);
+      if (status === 'verified') await this.liftTeamFromTierZero(trx, domain.teamId, now);
+    });
+    return this.deps.domains.view(next, keys);
+  }
+
+  /** A pending key whose record is visible starts signing; the key it replaces is retired. */
+  private async activateRotatedKeys(repository: DomainRepository, keys: DkimKey[], statuses: Record<string, string>, now: Date): Promise<DkimKey[]> {
+    let result = keys;
+    for (const key of keys.filter((k) => k.state === 'pending' && statuses[`dkim:${k.id}`] === 'verified')) {
+      await repository.setKeyState(key.id, 'active', now);
+      for (const old of result.filter((k) => k.state === 'active' && k.algorithm === key.algorithm && k.id !== key.id)) {
+        await repository.setKeyState(old.id, 'retired', now);
+      }
+      result = result.map((k) =>
+        k.id === key.id ? { ...k, state: 'active', activatedAt: now } : k.state === 'active' && k.algorithm === key.algorithm ? { ...k, state: 'retired', retiredAt: now } : k,
+      );
+    }
+    return result;
+  }
+
+  private async liftTeamFromTierZero(trx: Knex, teamId: string, now: Date): Promise<void> {
+    const teams = new TeamRepository(trx);
+    const team = await teams.findById(teamId);
+    if (team && team.sendingTier === 0) await teams.update(teamId, { sendingTier: 1 }, now);
+  }
+}

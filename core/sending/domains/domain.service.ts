@@ -1,0 +1,273 @@
+import type { Knex } from 'knex';
+import type { LookupCache } from '../../../lib/cache/lookup-cache.js';
+import type { Clock } from '../../../lib/clock.js';
+import type { SecretBox } from '../../../lib/crypto/secret-box.js';
+import type { DnsLookup } from '../../../lib/dns/dns-resolver.js';
+import { normalizeDomainName } from '../../../lib/dns/hostname.js';
+import { InvalidParameterError, NotFoundError, ReceivingMxInUseError, ResourceLockedError, UnprocessableValidationError, ValidationError } from '../../../lib/errors.js';
+import { isUuid, newId } from '../../../lib/ids.js';
+import type { EventService } from '../../events/log/event.service.js';
+import type { PageQuery } from '../../shared/pagination/list-query.js';
+import type { Team } from '../../platform/teams/team.types.js';
+import { generateDkimKey } from './dkim-keys.js';
+import { foreignMx, foreignRecordAt, findZone } from './dns-probe.js';
+import { expectedRecords, spfValue, type RecordTargets } from './domain-records.js';
+import { DomainRepository } from './domain.repository.js';
+import type { CreateDomainInput, UpdateDomainInput } from './domain.schemas.js';
+import { RECEIVING_REGIONS, type DkimAlgorithm, type DkimKey, type DnsRecord, type Domain, type RecordStatus } from './domain.types.js';
+import { domainStatusOf } from './domain-verifier.js';
+import { publicDomain } from './domain.shape.js';
+
+export type DomainView = { domain: Domain; records: Array<DnsRecord & { status: RecordStatus }> };
+
+export type DomainServiceDeps = {
+  knex: Knex;
+  clock: Clock;
+  lookup: DnsLookup;
+  targets: RecordTargets;
+  secrets: SecretBox;
+  events: EventService;
+  /** Verified domains by name, briefly (every send looks its from domain up). */
+  cache: LookupCache;
+};
+
+/** Labels tried, in order, when the caller leaves custom_return_path out. */
+const RETURN_PATH_CANDIDATES = ['send', ...Array.from({ length: 9 }, (_, i) => `send${i + 1}`), 'mailroom-bounces'];
+
+/** Domains of a team: creation with every rule of the spec, reads, updates and deletion. */
+export class DomainService {
+  readonly repository: DomainRepository;
+
+  constructor(private readonly deps: DomainServiceDeps) {
+    this.repository = new DomainRepository(deps.knex);
+  }
+
+  async create(team: Team, input: CreateDomainInput): Promise<DomainView> {
+    const name = normalizeDomainName(input.name);
+    if (!name) throw new ValidationError('name must be a domain name such as mail.example.com', { errors: [{ path: 'name', message: 'is not a valid domain name' }] });
+    const sending = input.capabilities?.sending ?? 'enabled';
+    const receiving = input.capabilities?.receiving ?? 'disabled';
+    this.assertCapabilities(sending === 'enabled', receiving === 'enabled', input.region);
+    await this.assertNameAvailable(team, name);
+
+    const zone = await findZone(this.deps.lookup, name);
+    const spf = spfValue(this.deps.targets.regionIps[input.region]);
+    const customReturnPath = await this.chooseReturnPath(name, input.custom_return_path, spf);
+    const receivingFqdn = input.receiving_host === '@' ? name : `${input.receiving_host}.${name}`;
+    if (receiving === 'enabled' && !input.confirm_replace_mx) {
+      const elsewhere = await foreignMx(this.deps.lookup, receivingFqdn, this.deps.targets.inboundMxHost);
+      if (elsewhere) {
+        throw new ReceivingMxInUseError(`The MX of ${receivingFqdn} delivers to ${elsewhere}; send confirm_replace_mx: true to replace it`, {
+          details: { found: { type: 'MX', value: elsewhere } },
+        });
+      }
+    }
+
+    const now = this.deps.clock.now();
+    const domain: Domain = {
+      id: newId(),
+      teamId: team.id,
+      name,
+      zone,
+      region: input.region,
+      status: 'not_started',
+      openTracking: input.open_tracking,
+      clickTracking: input.click_tracking,
+      trackingSubdomain: input.tracking_subdomain,
+      customReturnPath,
+      receivingHost: input.receiving_host,
+      tls: input.tls,
+      sendingEnabled: sending === 'enabled',
+      receivingEnabled: receiving === 'enabled',
+      recordStatuses: {},
+      createdAt: now,
+      updatedAt: now,
+      verifiedAt: null,
+      verificationStartedAt: null,
+      lastCheckedAt: null,
+      nextCheckAt: null,
+      checkAttempts: 0,
+    };
+    const keys = (['rsa', ...(input.dkim_ed25519 ? ['ed25519' as const] : [])] as DkimAlgorithm[]).map((algorithm) => this.newKey(domain.id, algorithm, 'active', now));
+    await this.deps.knex.transaction(async (trx) => {
+      const repository = new DomainRepository(trx);
+      await repository.insert(domain);
+      for (const key of keys) await repository.insertKey(key);
+      const view = this.view(domain, keys);
+      await this.deps.events.record(team.id, 'domain.created', eventData(view), trx);
+    });
+    return this.view(domain, keys);
+  }
+
+  async get(teamId: string, id: string): Promise<DomainView> {
+    const domain = isUuid(id) ? await this.repository.findInTeam(teamId, id.toLowerCase()) : undefined;
+    if (!domain) throw new NotFoundError('Domain not found');
+    return this.view(domain, await this.repository.keysOf(domain.id));
+  }
+
+  async list(teamId: string, page: PageQuery) {
+    return this.repository.listForTeam(teamId, page);
+  }
+
+  async update(teamId: string, id: string, input: UpdateDomainInput): Promise<DomainView> {
+    const { domain } = await this.get(teamId, id);
+    const changes: Partial<Domain> = {};
+    if (input.open_tracking !== undefined) changes.openTracking = input.open_tracking;
+    if (input.click_tracking !== undefined) changes.clickTracking = input.click_tracking;
+    if (input.tls !== undefined) changes.tls = input.tls;
+    if (input.tracking_subdomain !== undefined && input.tracking_subdomain !== domain.trackingSubdomain) {
+      changes.trackingSubdomain = input.tracking_subdomain;
+      changes.recordStatuses = { ...domain.recordStatuses, tracking: 'not_started' };
+    }
+    if (input.capabilities?.sending) changes.sendingEnabled = input.capabilities.sending === 'enabled';
+    if (input.capabilities?.receiving) changes.receivingEnabled = input.capabilities.receiving === 'enabled';
+    const next: Domain = { ...domain, ...changes, updatedAt: this.deps.clock.now() };
+    this.assertCapabilities(next.sendingEnabled, next.receivingEnabled, next.region);
+    const keys = await this.repository.keysOf(domain.id);
+    // What is required may have changed (tracking or receiving switched on): re-derive the status.
+    if (domain.status !== 'not_started') {
+      const records = expectedRecords(next, keys, this.deps.targets);
+      const windowClosed = domain.status === 'failed';
+      next.status = domainStatusOf(records, next.recordStatuses, windowClosed);
+      changes.status = next.status;
+    }
+    await this.deps.knex.transaction(async (trx) => {
+      await new DomainRepository(trx).update(domain.id, { ...changes, updatedAt: next.updatedAt });
+      await this.deps.events.record(teamId, 'domain.updated', eventData(this.view(next, keys)), trx);
+    });
+    return this.view(next, keys);
+  }
+
+  async remove(teamId: string, id: string): Promise<Domain> {
+    const view = await this.get(teamId, id);
+    await this.deps.knex.transaction(async (trx) => {
+      await new DomainRepository(trx).delete(view.domain.id);
+      await this.deps.events.record(teamId, 'domain.deleted', eventData(view), trx);
+    });
+    return view.domain;
+  }
+
+  /**
+   * Starts a DKIM rotation: a new key is published beside the current one and signs only once
+   * its record verifies (see DomainVerificationService); the old key is retired then.
+   */
+  async rotateDkim(teamId: string, id: string, algorithm: DkimAlgorithm): Promise<DomainView> {
+    const { domain } = await this.get(teamId, id);
+    const keys = await this.repository.keysOf(domain.id);
+    if (keys.some((key) => key.state === 'pending' && key.algorithm === algorithm)) {
+      throw new ResourceLockedError(`A ${algorithm} key rotation is already waiting for its DNS record`);
+    }
+    const key = this.newKey(domain.id, algorithm, 'pending', this.deps.clock.now());
+    const view = this.view(domain, [...keys, key]);
+    await this.deps.knex.transaction(async (trx) => {
+      await new DomainRepository(trx).insertKey(key);
+      await this.deps.events.record(teamId, 'domain.updated', eventData(view), trx);
+    });
+    return view;
+  }
+
+  /** The keys that sign for a domain now (active ones), private halves unsealed; for the MTA. */
+  async signingKeys(domainId: string): Promise<Array<{ selector: string; algorithm: DkimAlgorithm; privateKeyPem: string }>> {
+    const keys = await this.repository.keysOf(domainId);
+    return keys
+      .filter((key) => key.state === 'active')
+      .map((key) => ({ selector: key.selector, algorithm: key.algorithm, privateKeyPem: this.deps.secrets.open(key.privateKeySealed) }));
+  }
+
+  /**
+   * A domain by id through the look-up cache (api.lookupCacheMs, 1 s): what the MTA reads for
+   * every claim (region, tls setting, return path). A change made in this process is seen at
+   * once (domains is a watched table), one made by another process within that time.
+   */
+  async current(id: string): Promise<Domain | undefined> {
+    return this.deps.cache.get(`domain:${id}`, async () => {
+      const found = await this.repository.findById(id);
+      // Cached rows are shared by concurrent callers: frozen.
+      return found ? Object.freeze(found) : undefined;
+    });
+  }
+
+  /** The team's verified domain with this exact name (the domain of a `from` address). */
+  async findVerifiedByName(teamId: string, name: string): Promise<Domain | undefined> {
+    const lower = name.toLowerCase();
+    return this.deps.cache.get(`verified-domain:${teamId}:${lower}`, async () => {
+      const found = (await this.repository.findByName(lower)).find((domain) => domain.teamId === teamId && domain.status === 'verified');
+      // Cached rows are shared by concurrent requests: frozen.
+      return found ? Object.freeze(found) : undefined;
+    });
+  }
+
+  /** The team's verified domain with this id, for pinning a sending key to it. */
+  async findVerified(teamId: string, id: string): Promise<Domain | undefined> {
+    const domain = isUuid(id) ? await this.repository.findInTeam(teamId, id.toLowerCase()) : undefined;
+    return domain?.status === 'verified' ? domain : undefined;
+  }
+
+  /** A domain and its records, each with the status of the last check. */
+  view(domain: Domain, keys: DkimKey[]): DomainView {
+    const records = expectedRecords(domain, keys, this.deps.targets).map((record) => ({ ...record, status: domain.recordStatuses[record.id] ?? 'not_started' }));
+    return { domain, records };
+  }
+
+  newKey(domainId: string, algorithm: DkimAlgorithm, state: DkimKey['state'], now: Date): DkimKey {
+    const generated = generateDkimKey(algorithm);
+    return {
+      id: newId(),
+      domainId,
+      selector: generated.selector,
+      algorithm,
+      publicKey: generated.publicKey,
+      privateKeySealed: this.deps.secrets.seal(generated.privateKeyPem),
+      state,
+      createdAt: now,
+      activatedAt: state === 'active' ? now : null,
+      retiredAt: null,
+    };
+  }
+
+  private assertCapabilities(sending: boolean, receiving: boolean, region: Domain['region']): void {
+    if (!sending && !receiving) {
+      throw new ValidationError('At least one capability must be enabled', { errors: [{ path: 'capabilities', message: 'enable sending, receiving or both' }] });
+    }
+    if (receiving && !RECEIVING_REGIONS.includes(region)) {
+      throw new ValidationError(`Receiving is available only in ${RECEIVING_REGIONS.join(' and ')}`, {
+        errors: [{ path: 'capabilities.receiving', message: `not available in ${region}` }],
+      });
+    }
+  }
+
+  private async assertNameAvailable(team: Team, name: string): Promise<void> {
+    const existing = await this.repository.findByName(name);
+    if (existing.some((domain) => domain.teamId === team.id)) {
+      throw new UnprocessableValidationError(`The domain ${name} has already been added to this team`, { errors: [{ path: 'name', message: 'already added' }] });
+    }
+    if (existing.some((domain) => domain.teamId !== team.id && domain.status === 'verified')) {
+      throw new ResourceLockedError(`The domain ${name} is verified by another team`);
+    }
+    if ((await this.repository.countForTeam(team.id)) >= team.plan.limits.domain_limit) {
+      throw new UnprocessableValidationError(`The ${team.plan.name} plan allows ${team.plan.limits.domain_limit} domain(s); remove one or change plan`);
+    }
+  }
+
+  /** The caller's label if free (or already ours), else 422 with a suggestion; or the first free one. */
+  private async chooseReturnPath(name: string, requested: string | undefined, spf: string): Promise<string> {
+    const ours = { mxHost: this.deps.targets.mtaHostname, spf };
+    const freeCandidate = async (exclude?: string) => {
+      for (const candidate of RETURN_PATH_CANDIDATES) {
+        if (candidate !== exclude && !(await foreignRecordAt(this.deps.lookup, `${candidate}.${name}`, ours))) return candidate;
+      }
+      return `mr-${newId().slice(-8)}`;
+    };
+    if (!requested) return freeCandidate();
+    const found = await foreignRecordAt(this.deps.lookup, `${requested}.${name}`, ours);
+    if (!found) return requested;
+    throw new InvalidParameterError(`${requested}.${name} already holds another service's ${found.type} record`, {
+      details: { reason: 'return_path_in_use', label: requested, found, suggestion: await freeCandidate(requested) },
+    });
+  }
+}
+
+/** Payload of domain.* events: the domain as the API shows it (records with their statuses). */
+export function eventData(view: DomainView): Record<string, unknown> {
+  return publicDomain(view);
+}

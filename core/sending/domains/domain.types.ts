@@ -1,0 +1,66 @@
+import type { Region } from '../../platform/teams/team.types.js';
+
+export const DOMAIN_STATUSES = ['not_started', 'pending', 'verified', 'partially_verified', 'failed', 'temporary_failure'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
+export type RecordStatus = 'not_started' | 'pending' | 'verified' | 'failed' | 'temporary_failure';
+
+/** Receiving is offered only in these regions (spec: What the service does). */
+export const RECEIVING_REGIONS: readonly Region[] = ['us-east-1', 'eu-west-1'];
+
+export type Domain = {
+  id: string;
+  teamId: string;
+  name: string;
+  zone: string;
+  region: Region;
+  status: DomainStatus;
+  openTracking: boolean;
+  clickTracking: boolean;
+  trackingSubdomain: string;
+  customReturnPath: string;
+  receivingHost: string;
+  tls: 'opportunistic' | 'enforced';
+  sendingEnabled: boolean;
+  receivingEnabled: boolean;
+  recordStatuses: Record<string, RecordStatus>;
+  createdAt: Date;
+  updatedAt: Date;
+  verifiedAt: Date | null;
+  verificationStartedAt: Date | null;
+  lastCheckedAt: Date | null;
+  nextCheckAt: Date | null;
+  checkAttempts: number;
+};
+
+export type DkimAlgorithm = 'rsa' | 'ed25519';
+export type DkimKeyState = 'pending' | 'active' | 'retired';
+
+export type DkimKey = {
+  id: string;
+  domainId: string;
+  selector: string;
+  algorithm: DkimAlgorithm;
+  publicKey: string;
+  privateKeySealed: string;
+  state: DkimKeyState;
+  createdAt: Date;
+  activatedAt: Date | null;
+  retiredAt: Date | null;
+};
+
+/** One DNS record the operator publishes; `id` keys its status across checks. */
+export type DnsRecord = {
+  id: string;
+  record: 'DKIM' | 'SPF' | 'Tracking' | 'Receiving';
+  /** Fully qualified name, for look-ups. */
+  fqdn: string;
+  /** Name relative to the zone, as shown to the operator. */
+  name: string;
+  type: 'TXT' | 'MX' | 'CNAME';
+  value: string;
+  priority?: number;
+  /** Whether the domain's status depends on it (tracking only with tracking on, receiving only with receiving on). */
+  required: boolean;
+  /** For DKIM records: the key they publish. */
+  dkimKeyId?: string;
+};

@@ -1,0 +1,52 @@
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { pooledRandomBytes } from '../../../lib/crypto/random-pool.js';
+import { tuneMimeNode } from './mime-node-tuning.js';
+import { renderMimeTree } from './mime-render.js';
+import type { Mailbox } from '../../shared/addresses/mailbox.js';
+
+export type ComposeInput = {
+  from: Mailbox;
+  to: Mailbox[];
+  cc: Mailbox[];
+  replyTo: Mailbox[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  attachments: Array<{ filename?: string; content: Buffer; contentType?: string; contentId?: string }>;
+  messageId: string;
+  date: Date;
+};
+
+tuneMimeNode();
+
+const address = (mailbox: Mailbox) => ({ name: mailbox.name ?? '', address: mailbox.address });
+
+/**
+ * Renders the message with nodemailer's MIME composer. Only parsed values go in (never the raw
+ * header strings), attachments only as buffers, and file and URL access are off: a `path` can
+ * never make the composer read a local file or fetch a URL. Bcc is never a header. The compiled
+ * tree is serialized without streams (see mime-render.ts); the same bytes as its build().
+ */
+export async function composeMime(input: ComposeInput): Promise<Buffer> {
+  const composer = new MailComposer({
+    from: address(input.from),
+    to: input.to.map(address),
+    cc: input.cc.length > 0 ? input.cc.map(address) : undefined,
+    replyTo: input.replyTo.length > 0 ? input.replyTo.map(address) : undefined,
+    subject: input.subject,
+    html: input.html ?? undefined,
+    text: input.text ?? undefined,
+    headers: input.headers,
+    attachments: input.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, cid: a.contentId })),
+    messageId: input.messageId,
+    date: input.date,
+    // Random like nodemailer's own, but from a pool: it would ask the system once per MIME part.
+    baseBoundary: Buffer.from(pooledRandomBytes(8)).toString('hex'),
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    xMailer: false,
+  });
+  const root = composer.compile();
+  return renderMimeTree(root) ?? root.build();
+}
