@@ -2,6 +2,7 @@ import Koa, { type Context } from 'koa';
 import type { RequestRecord } from '../core/platform/request-logs/request-log.service.js';
 import type { Services } from '../app/services.js';
 import type { Clock } from '../lib/clock.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { AppError, ApplicationError, ServiceUnavailableError } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
@@ -44,9 +45,12 @@ export function createApp(options: AppOptions): Koa {
 
     let result: RouteResult;
     try {
-      // A handler committing a change takes the log entry into its transaction (latency then ends at that commit).
-      result = await runPipeline(ctx, state, { router, services: options.services, maxBodyBytes: options.maxBodyBytes, logWith: logWith.bind(null, options.services, request) });
+      // A request that changes data commits its log entry in its unit of work (latency then ends at that commit).
+      const unit = options.services.units.begin();
+      result = await runPipeline(ctx, state, { router, services: options.services, maxBodyBytes: options.maxBodyBytes, unit, logInto: logInto.bind(null, options.services, request) });
     } catch (err) {
+      // Whatever the unit held was not committed, its log entry included.
+      state.loggedStatus = null;
       result = errorResult(err, state, options.logger);
     }
     state.rate ??= await options.services.rateLimiter.take({ ip: ctx.ip }).catch(() => null);
@@ -85,11 +89,11 @@ function logRecord(request: LoggedRequest, result: RouteResult): RequestRecord {
   };
 }
 
-/** RouteContext.logWith: the log entry of the planned result, to commit with the handler's change. */
-function logWith(services: Services, request: LoggedRequest, planned: RouteResult) {
-  if (!request.state.auth) return [];
-  request.state.loggedStatus = planned.status;
-  return [services.requestLogs.part(logRecord(request, planned))];
+/** The pipeline's participant: the log entry of the result about to commit, in the same unit. */
+function logInto(services: Services, request: LoggedRequest, unit: UnitOfWork, result: RouteResult): void {
+  if (!request.state.auth) return;
+  request.state.loggedStatus = result.status;
+  services.requestLogs.writeInto(unit, logRecord(request, result));
 }
 
 const DEPENDENCY_DOWN = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY', 'ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'ER_RECORD_FILE_FULL']);

@@ -1,8 +1,10 @@
 import type { Context } from 'koa';
-import type { Authenticated } from '../core/platform/api-keys/api-key.service.js';
+import { hasScope, type Caller } from '../core/platform/auth/caller.js';
 import { requestFingerprint } from '../core/platform/idempotency/idempotency.service.js';
 import type { RateDecision } from '../core/platform/rate-limit/rate-limiter.js';
 import type { Services } from '../app/services.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { crashPoint } from '../lib/crash-point.js';
 import { ForbiddenValidationError, MethodNotAllowedError, MissingApiKeyError, NotFoundError, RateLimitExceededError, RestrictedApiKeyError, InvalidPermissionError } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
 import { parseJsonBody, queryObject, readRawBody } from './request-body.js';
@@ -14,10 +16,10 @@ export type RequestState = {
   requestId: string;
   path: string;
   route: RouteDef | null;
-  auth: Authenticated | null;
+  auth: Caller | null;
   rate: RateDecision | null;
   body: unknown;
-  /** The status a log entry already committed with the handler's change (RouteContext.logWith). */
+  /** The status of the log entry that committed with the request's unit of work, if one did. */
   loggedStatus: number | null;
 };
 
@@ -34,11 +36,17 @@ export function relativePath(path: string): string {
  * The fixed order every request goes through: User-Agent, route, credential, rate limit,
  * permission, input, idempotency, handler. Each step either passes or throws an AppError.
  */
-export async function runPipeline(
-  ctx: Context,
-  state: RequestState,
-  deps: { router: Router; services: Services; maxBodyBytes: number; logWith: RouteContext<unknown, unknown, unknown>['logWith'] },
-): Promise<RouteResult> {
+export type PipelineDeps = {
+  router: Router;
+  services: Services;
+  maxBodyBytes: number;
+  /** The request's unit of work (RouteContext.unit). */
+  unit: UnitOfWork;
+  /** Registers the request's log entry, for `result`, as a participant of the unit. */
+  logInto: (unit: UnitOfWork, result: RouteResult) => void;
+};
+
+export async function runPipeline(ctx: Context, state: RequestState, deps: PipelineDeps): Promise<RouteResult> {
   if (!ctx.get('user-agent')) throw new ForbiddenValidationError('The User-Agent header is required', { code: 1010 });
 
   const match = deps.router.match(ctx.method, state.path);
@@ -68,45 +76,70 @@ export async function runPipeline(
     query: route.query ? parseInput(route.query, queryObject(ctx.URL.searchParams), 'query') : {},
     body: route.body ? parseInput(route.body, parsedBody, 'body') : undefined,
   };
-  const handlerContext = { ...input, auth: state.auth as Authenticated, services: deps.services, requestId: state.requestId, headers: ctx.headers, logWith: deps.logWith };
+  const handlerContext: RouteContext<unknown, unknown, unknown> = { ...input, caller: state.auth as Caller, services: deps.services, requestId: state.requestId, headers: ctx.headers, unit: deps.unit };
 
   const idempotencyKey = ctx.headers['idempotency-key'];
-  if (!route.idempotent || idempotencyKey === undefined || !state.auth) return route.handler(handlerContext);
+  if (!route.idempotent || idempotencyKey === undefined || !state.auth) {
+    const result = await route.handler(handlerContext);
+    await commitUnit(deps, result);
+    return result;
+  }
   // Bound rather than a closure: under tsx every named closure costs an Object.defineProperty.
   const call = route.handler.bind(route, handlerContext);
   const key = Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey;
-  return withIdempotency(deps.services, state.auth.team.id, key, requestFingerprint(ctx.method, state.path, raw), call);
+  return withIdempotency(deps, state.auth.team.id, key, requestFingerprint(ctx.method, state.path, raw), call);
 }
 
-async function authenticate(ctx: Context, services: Services): Promise<Authenticated> {
+/**
+ * Commits what the handler staged, with the request's log entry, before the answer leaves. A
+ * request that changed nothing commits nothing here: its log entry is written on its own.
+ */
+async function commitUnit(deps: PipelineDeps, result: RouteResult): Promise<void> {
+  if (deps.unit.isEmpty || result.status >= 400) return;
+  deps.logInto(deps.unit, result);
+  crashPoint('api.before-commit');
+  await deps.unit.commit();
+  crashPoint('api.after-commit');
+}
+
+async function authenticate(ctx: Context, services: Services): Promise<Caller> {
   const header = ctx.get('authorization');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new MissingApiKeyError('Missing API key: send Authorization: Bearer <API_KEY>');
   return services.apiKeys.authenticate(match[1]!);
 }
 
-function authorize(route: RouteDef, auth: Authenticated): void {
-  if (route.permission === 'full_access' && auth.apiKey.permission !== 'full_access') {
+function authorize(route: RouteDef, caller: Caller): void {
+  if (route.permission === 'full_access' && caller.apiKey.permission !== 'full_access') {
     throw new RestrictedApiKeyError('This API key is restricted to sending emails');
   }
   if (route.permission === 'session' || route.permission === null) {
     throw new InvalidPermissionError('This route is not reachable with an API key');
   }
+  if (!hasScope(caller, route.scope)) throw new InvalidPermissionError(`This credential lacks the scope ${route.scope}`);
 }
 
-async function withIdempotency(services: Services, teamId: string, key: string, fingerprint: string, call: () => Promise<RouteResult>): Promise<RouteResult> {
-  const claim = await services.idempotency.claim(teamId, key, fingerprint);
+/**
+ * Runs a keyed request once: the stored answer joins the request's unit of work, so it commits
+ * with the rows it answers for (see IdempotencyService). A failure releases the key.
+ */
+async function withIdempotency(deps: PipelineDeps, teamId: string, key: string, fingerprint: string, call: () => Promise<RouteResult>): Promise<RouteResult> {
+  const { idempotency } = deps.services;
+  const claim = await idempotency.claim(teamId, key, fingerprint);
   if (claim.kind === 'replay') {
     return { status: claim.response.status, body: claim.response.body, headers: { 'idempotent-replayed': 'true' } };
   }
-  let result: RouteResult;
   try {
-    result = await call();
+    const result = await call();
+    if (result.status < 200 || result.status >= 300) {
+      await idempotency.release(claim);
+      return result;
+    }
+    idempotency.completeWithin(deps.unit, claim, { status: result.status, body: result.body ?? null });
+    await commitUnit(deps, result);
+    return result;
   } catch (err) {
-    await services.idempotency.release(claim.id);
+    await idempotency.release(claim).catch(() => {});
     throw err;
   }
-  if (result.status >= 200 && result.status < 300) await services.idempotency.complete(claim.id, { status: result.status, body: result.body ?? null });
-  else await services.idempotency.release(claim.id);
-  return result;
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { Authenticated } from '../core/platform/api-keys/api-key.service.js';
+import type { Caller } from '../core/platform/auth/caller.js';
 import type { Services } from '../app/services.js';
-import type { CommitPart } from '../db/group-commit.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 
 /**
  * The route table is the single description of the API: the pipeline dispatches from it, the
@@ -26,18 +26,18 @@ export type RouteContext<P, Q, B> = {
   query: Q;
   body: B;
   /** The caller. Routes with permission 'none' must not read it (it is absent there). */
-  auth: Authenticated;
+  caller: Caller;
   services: Services;
   requestId: string;
   /** Request headers (lower-case names), for the few routes that read one. */
   headers: Record<string, string | string[] | undefined>;
   /**
-   * This request's log entry as a commit part, for a handler that commits a change: the entry
-   * then commits in the same transaction as the change (one durable commit per request, not
-   * two). Pass the result the handler will return once that commit succeeds; no second entry is
-   * written for it. Empty on requests without a credential (nothing is logged there).
+   * The request's unit of work. A handler that changes data passes it to the service, which
+   * adds its rows; the pipeline commits it after the handler returns, together with the
+   * request's log entry and (with an Idempotency-Key) the stored answer: one transaction, one
+   * durable commit, before the answer leaves.
    */
-  logWith: (result: RouteResult) => CommitPart[];
+  unit: UnitOfWork;
 };
 
 type AnySchema = z.ZodType;

@@ -98,6 +98,7 @@ export async function createRuntime(config: Config, options: { migrate?: boolean
     lookup,
     publicUrl,
     async close() {
+      await services.processLease.stop();
       await spool.close();
       await kv.close();
       await db.knex.destroy();

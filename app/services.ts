@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/connection.js';
 import { GroupCommitter } from '../db/group-commit.js';
+import { UnitsOfWork } from '../db/unit-of-work.js';
 import { watchWrites } from '../db/write-watcher.js';
 import type { FileBlobStore } from '../lib/blob-store.js';
 import { LookupCache } from '../lib/cache/lookup-cache.js';
@@ -36,8 +37,8 @@ export type Infrastructure = {
  */
 export function createServices(infra: Infrastructure) {
   const { knex } = infra;
-  // One group committer per process: concurrent requests share durable commits.
-  const committer = new GroupCommitter(knex);
+  // One group committer per process: concurrent units of work share durable commits.
+  const units = new UnitsOfWork(new GroupCommitter(knex));
   // Keys, teams and verified domains are read by every request: kept briefly, and forgotten at
   // once when this process writes any of those tables (other processes: within the TTL).
   const lookupCache = new LookupCache(infra.config.api.lookupCacheMs);
@@ -45,9 +46,9 @@ export function createServices(infra: Infrastructure) {
   const events = createEventsServices(infra);
   // The API-key service asks the sending group's domains, built after it: resolved at call time.
   let sending: SendingServices | undefined;
-  const platform = createPlatformServices({ ...infra, committer, lookupCache, findVerifiedDomain: (teamId, id) => sending!.domains.findVerified(teamId, id) });
-  sending = createSendingServices({ ...infra, committer, lookupCache, events: events.events, teams: platform.teams });
-  return { ...platform, ...events, ...sending, lookupCache };
+  const platform = createPlatformServices({ ...infra, units, lookupCache, findVerifiedDomain: (teamId, id) => sending!.domains.findVerified(teamId, id) });
+  sending = createSendingServices({ ...infra, units, lookupCache, events: events.events, teams: platform.teams });
+  return { ...platform, ...events, ...sending, lookupCache, units };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -85,7 +85,7 @@ export class MailroomBench {
       while (next < total) {
         const i = next++;
         const input = sendEmailSchema.parse({ from: 'Bench <bench@bench.test>', to: [`${prefix}${i}@sink.test`], subject: `MTA benchmark message ${prefix}${i}`, text });
-        emails[i] = await services.emails.send(auth, input);
+        emails[i] = await services.emailAcceptance.accept(auth, input);
       }
     };
     await Promise.all(Array.from({ length: SENDERS }, sender));

@@ -32,7 +32,7 @@ export const apiKeyRoutes = [
     body: createApiKeySchema,
     exampleBody: { name: 'Production' },
     responses: { 201: { description: 'Created', schema: z.object({ id: z.string(), token: z.string() }) } },
-    handler: async ({ body, auth, services }) => ({ status: 201, body: await services.apiKeys.create(auth.team.id, body) }),
+    handler: async ({ body, caller, services }) => ({ status: 201, body: await services.apiKeys.create(caller.team.id, body) }),
   }),
   defineRoute({
     method: 'GET',
@@ -44,8 +44,8 @@ export const apiKeyRoutes = [
     scope: null,
     query: listApiKeysQuerySchema,
     responses: { 200: { description: 'A page of keys', schema: listSchema(apiKeyItem) } },
-    handler: async ({ query, auth, services }) => {
-      const { keys, hasMore } = await services.apiKeys.list(auth.team.id, query);
+    handler: async ({ query, caller, services }) => {
+      const { keys, hasMore } = await services.apiKeys.list(caller.team.id, query);
       return { status: 200, body: listEnvelope(keys.map(serializeApiKey), hasMore) };
     },
   }),
@@ -62,8 +62,8 @@ export const apiKeyRoutes = [
     exampleBody: { name: 'Renamed' },
     isolation: { param: 'api_key_id', resource: 'api_key' },
     responses: { 200: { description: 'Renamed', schema: z.object({ object: z.literal('api_key'), id: z.string() }) } },
-    handler: async ({ params, body, auth, services }) => {
-      const key = await services.apiKeys.rename(auth.team.id, params.api_key_id, body.name);
+    handler: async ({ params, body, caller, services }) => {
+      const key = await services.apiKeys.rename(caller.team.id, params.api_key_id, body.name);
       return { status: 200, body: { object: 'api_key', id: key.id } };
     },
   }),
@@ -78,8 +78,8 @@ export const apiKeyRoutes = [
     params: keyParams,
     isolation: { param: 'api_key_id', resource: 'api_key' },
     responses: { 200: { description: 'Revoked', schema: deletedSchema('api_key') } },
-    handler: async ({ params, auth, services }) => {
-      const key = await services.apiKeys.revoke(auth.team.id, params.api_key_id);
+    handler: async ({ params, caller, services }) => {
+      const key = await services.apiKeys.revoke(caller.team.id, params.api_key_id);
       return { status: 200, body: { object: 'api_key', id: key.id, deleted: true } };
     },
   }),

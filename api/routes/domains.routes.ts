@@ -25,7 +25,7 @@ export const domainRoutes = [
     body: createDomainSchema,
     exampleBody: { name: 'mail.example.com' },
     responses: { 201: { description: 'Created (status not_started)', schema: domainDetail } },
-    handler: async ({ body, auth, services }) => ({ status: 201, body: serializeDomain(await services.domains.create(auth.team, body)) }),
+    handler: async ({ body, caller, services }) => ({ status: 201, body: serializeDomain(await services.domains.create(caller.team, body)) }),
   }),
   defineRoute({
     method: 'GET',
@@ -37,8 +37,8 @@ export const domainRoutes = [
     scope: null,
     query: listDomainsQuerySchema,
     responses: { 200: { description: 'A page of domains', schema: listSchema(domainItem) } },
-    handler: async ({ query, auth, services }) => {
-      const { domains, hasMore } = await services.domains.list(auth.team.id, query);
+    handler: async ({ query, caller, services }) => {
+      const { domains, hasMore } = await services.domains.list(caller.team.id, query);
       return { status: 200, body: listEnvelope(domains.map(serializeDomainItem), hasMore) };
     },
   }),
@@ -53,7 +53,7 @@ export const domainRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'The domain', schema: domainDetail } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: serializeDomain(await services.domains.get(auth.team.id, params.domain_id)) }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeDomain(await services.domains.get(caller.team.id, params.domain_id)) }),
   }),
   defineRoute({
     method: 'PATCH',
@@ -68,8 +68,8 @@ export const domainRoutes = [
     body: updateDomainSchema,
     exampleBody: { open_tracking: true },
     responses: { 200: { description: 'Updated', schema: ref } },
-    handler: async ({ params, body, auth, services }) => {
-      const view = await services.domains.update(auth.team.id, params.domain_id, body);
+    handler: async ({ params, body, caller, services }) => {
+      const view = await services.domains.update(caller.team.id, params.domain_id, body);
       return { status: 200, body: { object: 'domain', id: view.domain.id } };
     },
   }),
@@ -84,8 +84,8 @@ export const domainRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Deleted', schema: deletedSchema('domain') } },
-    handler: async ({ params, auth, services }) => {
-      const domain = await services.domains.remove(auth.team.id, params.domain_id);
+    handler: async ({ params, caller, services }) => {
+      const domain = await services.domains.remove(caller.team.id, params.domain_id);
       return { status: 200, body: { object: 'domain', id: domain.id, deleted: true } };
     },
   }),
@@ -100,8 +100,8 @@ export const domainRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Checked', schema: ref } },
-    handler: async ({ params, auth, services }) => {
-      const view = await services.domainVerification.verify(auth.team.id, params.domain_id);
+    handler: async ({ params, caller, services }) => {
+      const view = await services.domainVerification.verify(caller.team.id, params.domain_id);
       return { status: 200, body: { object: 'domain', id: view.domain.id } };
     },
   }),
@@ -118,6 +118,6 @@ export const domainRoutes = [
     body: rotateDkimSchema,
     exampleBody: { algorithm: 'rsa' },
     responses: { 200: { description: 'The domain with the new key among its records', schema: domainDetail } },
-    handler: async ({ params, body, auth, services }) => ({ status: 200, body: serializeDomain(await services.domains.rotateDkim(auth.team.id, params.domain_id, body.algorithm)) }),
+    handler: async ({ params, body, caller, services }) => ({ status: 200, body: serializeDomain(await services.domains.rotateDkim(caller.team.id, params.domain_id, body.algorithm)) }),
   }),
 ];

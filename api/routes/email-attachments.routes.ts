@@ -42,9 +42,9 @@ export const emailAttachmentRoutes = [
     params: z.object({ email_id: uuidParam('Email id') }),
     isolation: { param: 'email_id', resource: 'email' },
     responses: { 200: { description: 'The attachments', schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(attachmentSchema) }) } },
-    handler: async ({ params, auth, services }) => ({
+    handler: async ({ params, caller, services }) => ({
       status: 200,
-      body: { object: 'list', has_more: false, data: (await services.emails.attachments(auth.team.id, params.email_id)).map(serialize) },
+      body: { object: 'list', has_more: false, data: (await services.emails.attachments(caller.team.id, params.email_id)).map(serialize) },
     }),
   }),
   defineRoute({
@@ -58,7 +58,7 @@ export const emailAttachmentRoutes = [
     params: z.object({ email_id: uuidParam('Email id'), attachment_id: uuidParam('Attachment id') }),
     isolation: { param: 'email_id', resource: 'email' },
     responses: { 200: { description: 'The attachment', schema: attachmentSchema } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: serialize(await services.emails.attachment(auth.team.id, params.email_id, params.attachment_id)) }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: serialize(await services.emails.attachment(caller.team.id, params.email_id, params.attachment_id)) }),
   }),
   defineRoute({
     method: 'GET',

@@ -39,13 +39,13 @@ export const emailChangeRoutes = [
         schema: z.object({ data: z.array(z.object({ id: z.string() })), errors: z.array(z.object({ index: z.number(), message: z.string() })).optional() }),
       },
     },
-    handler: async ({ body, auth, services, headers }) => {
+    handler: async ({ body, caller, services, headers, unit }) => {
       const raw = headers['x-batch-validation'];
       const mode = raw === undefined ? 'strict' : raw;
       if (mode !== 'strict' && mode !== 'permissive') {
         throw new ValidationError('x-batch-validation must be strict or permissive', { errors: [{ path: 'x-batch-validation', message: 'must be strict or permissive' }] });
       }
-      const result = await services.emails.sendBatch(auth, body, mode, parseBatchItem);
+      const result = await services.emailAcceptance.acceptBatch(caller, body, mode, parseBatchItem, unit);
       const data = result.emails.map((email) => ({ id: email.id }));
       return { status: 200, body: mode === 'permissive' ? { data, errors: result.errors } : { data } };
     },
@@ -63,7 +63,7 @@ export const emailChangeRoutes = [
     body: rescheduleSchema,
     exampleBody: { scheduled_at: 'in 2 hours' },
     responses: { 200: { description: 'Rescheduled', schema: ref } },
-    handler: async ({ params, body, auth, services }) => ({ status: 200, body: { object: 'email', id: (await services.emails.reschedule(auth.team.id, params.email_id, body.scheduled_at)).id } }),
+    handler: async ({ params, body, caller, services }) => ({ status: 200, body: { object: 'email', id: (await services.emails.reschedule(caller.team.id, params.email_id, body.scheduled_at)).id } }),
   }),
   defineRoute({
     method: 'POST',
@@ -76,6 +76,6 @@ export const emailChangeRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Canceled', schema: ref } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: { object: 'email', id: (await services.emails.cancel(auth.team.id, params.email_id)).id } }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: { object: 'email', id: (await services.emails.cancel(caller.team.id, params.email_id)).id } }),
   }),
 ];

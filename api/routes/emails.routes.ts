@@ -21,9 +21,9 @@ export const emailRoutes = [
     body: sendEmailSchema,
     exampleBody: { from: 'Acme <hello@mail.example.com>', to: 'someone@example.net', subject: 'Hello', html: '<p>Hello</p>' },
     responses: { 200: { description: 'Accepted (not yet delivered)', schema: z.object({ id: z.string() }) } },
-    handler: async ({ body, auth, services, logWith }) => {
-      // The request log commits with the email row: one durable commit per send.
-      const email = await services.emails.send(auth, body, (accepted) => logWith({ status: 200, body: { id: accepted.id }, emailId: accepted.id }));
+    handler: async ({ body, caller, services, unit }) => {
+      // The email's rows join the request's unit: they commit with its log, one durable commit per send.
+      const email = await services.emailAcceptance.accept(caller, body, unit);
       return { status: 200, body: { id: email.id }, emailId: email.id };
     },
   }),
@@ -37,8 +37,8 @@ export const emailRoutes = [
     scope: 'emails:read',
     query: listEmailsQuerySchema,
     responses: { 200: { description: 'A page of emails', schema: listSchema(item) } },
-    handler: async ({ query, auth, services }) => {
-      const { emails, hasMore } = await services.emails.list(auth.team.id, query);
+    handler: async ({ query, caller, services }) => {
+      const { emails, hasMore } = await services.emails.list(caller.team.id, query);
       return { status: 200, body: listEnvelope(emails.map(serializeEmailItem), hasMore) };
     },
   }),
@@ -53,8 +53,8 @@ export const emailRoutes = [
     params: z.object({ email_id: uuidParam('Email id') }),
     isolation: { param: 'email_id', resource: 'email' },
     responses: { 200: { description: 'The email', schema: item } },
-    handler: async ({ params, auth, services }) => {
-      const { email, bodies } = await services.emails.get(auth.team.id, params.email_id);
+    handler: async ({ params, caller, services }) => {
+      const { email, bodies } = await services.emails.get(caller.team.id, params.email_id);
       return { status: 200, body: serializeEmail(email, bodies) };
     },
   }),

@@ -32,8 +32,8 @@ export const logRoutes = [
     scope: null,
     query: listLogsQuerySchema,
     responses: { 200: { description: 'A page of logs', schema: listSchema(logItem) } },
-    handler: async ({ query, auth, services }) => {
-      const { logs, hasMore } = await services.requestLogs.list(auth.team.id, query);
+    handler: async ({ query, caller, services }) => {
+      const { logs, hasMore } = await services.requestLogs.list(caller.team.id, query);
       return { status: 200, body: listEnvelope(logs.map(serializeLogItem), hasMore) };
     },
   }),
@@ -48,6 +48,6 @@ export const logRoutes = [
     params: z.object({ log_id: uuidParam('Log id') }),
     isolation: { param: 'log_id', resource: 'log' },
     responses: { 200: { description: 'The log', schema: logDetail } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: serializeLog(await services.requestLogs.get(auth.team.id, params.log_id)) }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeLog(await services.requestLogs.get(caller.team.id, params.log_id)) }),
   }),
 ];

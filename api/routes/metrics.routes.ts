@@ -43,6 +43,6 @@ export const metricRoutes = [
     scope: 'emails:read',
     query: metricsQuerySchema,
     responses: { 200: { description: 'Totals over the range, and rows per dimension when asked', schema: metricsResponse } },
-    handler: async ({ query, auth, services }) => ({ status: 200, body: serializeMetrics(await services.metrics.report(auth.team, query)) }),
+    handler: async ({ query, caller, services }) => ({ status: 200, body: serializeMetrics(await services.metrics.report(caller.team, query)) }),
   }),
 ];

@@ -23,8 +23,8 @@ export const suppressionRoutes = [
     body: addSuppressionSchema,
     exampleBody: { email: 'someone@example.com' },
     responses: { 201: { description: 'Suppressed (an address already on the list keeps its entry)', schema: ref } },
-    handler: async ({ body, auth, services }) => {
-      const s = await services.suppressions.add(auth.team.id, body.email);
+    handler: async ({ body, caller, services }) => {
+      const s = await services.suppressions.add(caller.team.id, body.email);
       return { status: 201, body: { object: 'suppression', id: s.id } };
     },
   }),
@@ -38,8 +38,8 @@ export const suppressionRoutes = [
     scope: null,
     query: listSuppressionsQuerySchema,
     responses: { 200: { description: 'A page of suppressions', schema: listSchema(suppression.omit({ object: true })) } },
-    handler: async ({ query, auth, services }) => {
-      const { suppressions, hasMore } = await services.suppressions.list(auth.team.id, query);
+    handler: async ({ query, caller, services }) => {
+      const { suppressions, hasMore } = await services.suppressions.list(caller.team.id, query);
       return { status: 200, body: listEnvelope(suppressions.map(serializeSuppressionItem), hasMore) };
     },
   }),
@@ -54,7 +54,7 @@ export const suppressionRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'The suppression', schema: suppression } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: serializeSuppression(await services.suppressions.get(auth.team.id, params.suppression)) }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeSuppression(await services.suppressions.get(caller.team.id, params.suppression)) }),
   }),
   defineRoute({
     method: 'DELETE',
@@ -67,8 +67,8 @@ export const suppressionRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Removed', schema: deletedSchema('suppression') } },
-    handler: async ({ params, auth, services }) => {
-      const s = await services.suppressions.remove(auth.team.id, params.suppression);
+    handler: async ({ params, caller, services }) => {
+      const s = await services.suppressions.remove(caller.team.id, params.suppression);
       return { status: 200, body: { object: 'suppression', id: s.id, deleted: true } };
     },
   }),
@@ -83,8 +83,8 @@ export const suppressionRoutes = [
     body: batchAddSchema,
     exampleBody: { emails: ['a@example.com', 'b@example.com'] },
     responses: { 201: { description: 'One entry per address', schema: z.object({ data: z.array(ref) }) } },
-    handler: async ({ body, auth, services }) => {
-      const added = await services.suppressions.addMany(auth.team.id, body.emails);
+    handler: async ({ body, caller, services }) => {
+      const added = await services.suppressions.addMany(caller.team.id, body.emails);
       return { status: 201, body: { data: added.map((s) => ({ object: 'suppression', id: s.id })) } };
     },
   }),
@@ -99,8 +99,8 @@ export const suppressionRoutes = [
     body: batchRemoveSchema,
     exampleBody: { emails: ['a@example.com'] },
     responses: { 200: { description: 'The entries removed', schema: z.object({ data: z.array(deletedSchema('suppression')) }) } },
-    handler: async ({ body, auth, services }) => {
-      const removed = await services.suppressions.removeBatch(auth.team.id, body);
+    handler: async ({ body, caller, services }) => {
+      const removed = await services.suppressions.removeBatch(caller.team.id, body);
       return { status: 200, body: { data: removed.map((s) => ({ object: 'suppression', id: s.id, deleted: true })) } };
     },
   }),

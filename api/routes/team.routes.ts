@@ -16,7 +16,7 @@ export const teamRoutes = [
     permission: 'full_access',
     scope: 'team:read',
     responses: { 200: { description: 'The team', schema: teamSchema } },
-    handler: async ({ auth }) => ({ status: 200, body: serializeTeam(auth.team) }),
+    handler: async ({ caller }) => ({ status: 200, body: serializeTeam(caller.team) }),
   }),
   defineRoute({
     method: 'PATCH',
@@ -29,8 +29,8 @@ export const teamRoutes = [
     body: updateTeamSchema,
     exampleBody: { name: 'Acme' },
     responses: { 200: { description: 'The updated team', schema: teamSchema } },
-    handler: async ({ body, auth, services }) => {
-      const team = await services.teams.update(auth.team, body, auth.actor);
+    handler: async ({ body, caller, services }) => {
+      const team = await services.teams.update(caller.team, body, caller);
       return { status: 200, body: serializeTeam(team) };
     },
   }),
@@ -43,8 +43,8 @@ export const teamRoutes = [
     permission: 'full_access',
     scope: null,
     responses: { 200: { description: 'Members', schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(z.unknown()) }) } },
-    handler: async ({ auth, services }) => {
-      const members = await services.teams.members(auth.team.id);
+    handler: async ({ caller, services }) => {
+      const members = await services.teams.members(caller.team.id);
       return { status: 200, body: { object: 'list', has_more: false, data: members.map(serializeMember) } };
     },
   }),
@@ -63,6 +63,6 @@ export const teamRoutes = [
         schema: z.object({ object: z.literal('brand_kit_upload'), url: z.string(), content_type: z.string(), bytes: z.number(), sha256: z.string(), width: z.number().nullable(), height: z.number().nullable() }),
       },
     },
-    handler: async ({ body, auth, services }) => ({ status: 201, body: await services.brandAssets.upload(auth.team.id, body.content) }),
+    handler: async ({ body, caller, services }) => ({ status: 201, body: await services.brandAssets.upload(caller.team.id, body.content) }),
   }),
 ];

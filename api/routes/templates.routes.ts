@@ -24,7 +24,7 @@ export const templateRoutes = [
     body: createTemplateSchema,
     exampleBody: { name: 'Welcome', html: '<p>Hi {{name}}</p>', variables: [{ key: 'name', type: 'string', fallback_value: 'there' }] },
     responses: { 201: { description: 'Created', schema: ref } },
-    handler: async ({ body, auth, services }) => ({ status: 201, body: { id: (await services.templates.create(auth.team.id, body)).id, object: 'template' } }),
+    handler: async ({ body, caller, services }) => ({ status: 201, body: { id: (await services.templates.create(caller.team.id, body)).id, object: 'template' } }),
   }),
   defineRoute({
     method: 'GET',
@@ -36,8 +36,8 @@ export const templateRoutes = [
     scope: null,
     query: listTemplatesQuerySchema,
     responses: { 200: { description: 'A page of templates', schema: listSchema(item) } },
-    handler: async ({ query, auth, services }) => {
-      const { templates, hasMore } = await services.templates.list(auth.team.id, query);
+    handler: async ({ query, caller, services }) => {
+      const { templates, hasMore } = await services.templates.list(caller.team.id, query);
       return { status: 200, body: listEnvelope(templates.map(serializeTemplateItem), hasMore) };
     },
   }),
@@ -52,7 +52,7 @@ export const templateRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'The template', schema: item } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: serializeTemplate(await services.templates.get(auth.team.id, params.template_id)) }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeTemplate(await services.templates.get(caller.team.id, params.template_id)) }),
   }),
   defineRoute({
     method: 'PATCH',
@@ -67,7 +67,7 @@ export const templateRoutes = [
     body: updateTemplateSchema,
     exampleBody: { name: 'Renamed' },
     responses: { 200: { description: 'Updated', schema: ref } },
-    handler: async ({ params, body, auth, services }) => ({ status: 200, body: { id: (await services.templates.update(auth.team.id, params.template_id, body)).id, object: 'template' } }),
+    handler: async ({ params, body, caller, services }) => ({ status: 200, body: { id: (await services.templates.update(caller.team.id, params.template_id, body)).id, object: 'template' } }),
   }),
   defineRoute({
     method: 'POST',
@@ -80,7 +80,7 @@ export const templateRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Published', schema: ref } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: { id: (await services.templates.publish(auth.team.id, params.template_id)).id, object: 'template' } }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: { id: (await services.templates.publish(caller.team.id, params.template_id)).id, object: 'template' } }),
   }),
   defineRoute({
     method: 'POST',
@@ -93,7 +93,7 @@ export const templateRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'The copy', schema: ref } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: { id: (await services.templates.duplicate(auth.team.id, params.template_id)).id, object: 'template' } }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: { id: (await services.templates.duplicate(caller.team.id, params.template_id)).id, object: 'template' } }),
   }),
   defineRoute({
     method: 'DELETE',
@@ -106,7 +106,7 @@ export const templateRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Deleted', schema: deletedSchema('template') } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: { object: 'template', id: (await services.templates.remove(auth.team.id, params.template_id)).id, deleted: true } }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: { object: 'template', id: (await services.templates.remove(caller.team.id, params.template_id)).id, deleted: true } }),
   }),
   defineRoute({
     method: 'GET',

@@ -33,8 +33,8 @@ const endpointRoutes = [
     body: createWebhookSchema,
     exampleBody: { endpoint: 'https://example.com/webhooks', events: ['email.delivered', 'email.bounced'] },
     responses: { 201: { description: 'Created (status enabled)', schema: ref.extend({ signing_secret: z.string() }) } },
-    handler: async ({ body, auth, services }) => {
-      const { endpoint, secret } = await services.webhooks.create(auth.team, body);
+    handler: async ({ body, caller, services }) => {
+      const { endpoint, secret } = await services.webhooks.create(caller.team, body);
       return { status: 201, body: { object: 'webhook', id: endpoint.id, signing_secret: secret } };
     },
   }),
@@ -47,8 +47,8 @@ const endpointRoutes = [
     summary: 'List webhook endpoints, newest first',
     query: listQuerySchema,
     responses: { 200: { description: 'A page of endpoints', schema: listSchema(item) } },
-    handler: async ({ query, auth, services }) => {
-      const { endpoints, hasMore } = await services.webhooks.list(auth.team.id, query);
+    handler: async ({ query, caller, services }) => {
+      const { endpoints, hasMore } = await services.webhooks.list(caller.team.id, query);
       return { status: 200, body: listEnvelope(endpoints.map(serializeWebhookItem), hasMore) };
     },
   }),
@@ -60,7 +60,7 @@ const endpointRoutes = [
     summary: 'Retrieve a webhook endpoint with its signing secret',
     params,
     responses: { 200: { description: 'The endpoint', schema: detail } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: serializeWebhook(await services.webhooks.get(auth.team.id, params.webhook_id)) }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeWebhook(await services.webhooks.get(caller.team.id, params.webhook_id)) }),
   }),
   defineRoute({
     ...common,
@@ -72,8 +72,8 @@ const endpointRoutes = [
     body: updateWebhookSchema,
     exampleBody: { events: ['email.delivered'] },
     responses: { 200: { description: 'Updated', schema: ref } },
-    handler: async ({ params, body, auth, services }) => {
-      const endpoint = await services.webhooks.update(auth.team.id, params.webhook_id, body);
+    handler: async ({ params, body, caller, services }) => {
+      const endpoint = await services.webhooks.update(caller.team.id, params.webhook_id, body);
       return { status: 200, body: { object: 'webhook', id: endpoint.id } };
     },
   }),
@@ -85,8 +85,8 @@ const endpointRoutes = [
     summary: 'Delete a webhook endpoint and its delivery log',
     params,
     responses: { 200: { description: 'Deleted', schema: deletedSchema('webhook') } },
-    handler: async ({ params, auth, services }) => {
-      const endpoint = await services.webhooks.remove(auth.team.id, params.webhook_id);
+    handler: async ({ params, caller, services }) => {
+      const endpoint = await services.webhooks.remove(caller.team.id, params.webhook_id);
       return { status: 200, body: { object: 'webhook', id: endpoint.id, deleted: true } };
     },
   }),
@@ -98,7 +98,7 @@ const endpointRoutes = [
     summary: 'Retrieve the signing secret (and when a rotated-out one stops signing)',
     params,
     responses: { 200: { description: 'The current secret', schema: secret } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: serializeSigningSecret(await services.webhooks.signingSecret(auth.team.id, params.webhook_id)) }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeSigningSecret(await services.webhooks.signingSecret(caller.team.id, params.webhook_id)) }),
   }),
   defineRoute({
     ...common,
@@ -108,7 +108,7 @@ const endpointRoutes = [
     summary: 'Rotate the signing secret; the previous one keeps signing during the grace period',
     params,
     responses: { 200: { description: 'The new secret', schema: secret } },
-    handler: async ({ params, auth, services }) => ({ status: 200, body: serializeSigningSecret(await services.webhooks.rotateSecret(auth.team.id, params.webhook_id)) }),
+    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeSigningSecret(await services.webhooks.rotateSecret(caller.team.id, params.webhook_id)) }),
   }),
 ];
 
@@ -122,8 +122,8 @@ const eventRoutes = [
     params,
     query: listQuerySchema,
     responses: { 200: { description: 'A page of deliveries', schema: listSchema(eventItem) } },
-    handler: async ({ params, query, auth, services }) => {
-      const { deliveries, hasMore } = await services.webhookEvents.list(auth.team.id, params.webhook_id, query);
+    handler: async ({ params, query, caller, services }) => {
+      const { deliveries, hasMore } = await services.webhookEvents.list(caller.team.id, params.webhook_id, query);
       return { status: 200, body: listEnvelope(deliveries.map(serializeWebhookEventItem), hasMore) };
     },
   }),
@@ -135,8 +135,8 @@ const eventRoutes = [
     summary: 'One event sent to an endpoint, with the payload it POSTs',
     params: eventParams,
     responses: { 200: { description: 'The delivery', schema: eventDetail } },
-    handler: async ({ params, auth, services }) => {
-      const { delivery, payload } = await services.webhookEvents.get(auth.team.id, params.webhook_id, params.event_id);
+    handler: async ({ params, caller, services }) => {
+      const { delivery, payload } = await services.webhookEvents.get(caller.team.id, params.webhook_id, params.event_id);
       return { status: 200, body: serializeWebhookEvent(delivery, payload) };
     },
   }),
@@ -149,8 +149,8 @@ const eventRoutes = [
     params: eventParams,
     query: listQuerySchema,
     responses: { 200: { description: 'A page of attempts', schema: listSchema(attempt) } },
-    handler: async ({ params, query, auth, services }) => {
-      const { attempts, hasMore } = await services.webhookEvents.attempts(auth.team.id, params.webhook_id, params.event_id, query);
+    handler: async ({ params, query, caller, services }) => {
+      const { attempts, hasMore } = await services.webhookEvents.attempts(caller.team.id, params.webhook_id, params.event_id, query);
       return { status: 200, body: listEnvelope(attempts.map(serializeWebhookAttempt), hasMore) };
     },
   }),
@@ -162,8 +162,8 @@ const eventRoutes = [
     summary: 'Send an event to an endpoint again (same webhook-id); refused on a disabled endpoint',
     params: eventParams,
     responses: { 200: { description: 'Queued for delivery', schema: z.object({ object: z.literal('webhook_event'), id: z.string() }) } },
-    handler: async ({ params, auth, services }) => {
-      const delivery = await services.webhookEvents.replay(auth.team.id, params.webhook_id, params.event_id);
+    handler: async ({ params, caller, services }) => {
+      const delivery = await services.webhookEvents.replay(caller.team.id, params.webhook_id, params.event_id);
       return { status: 200, body: { object: 'webhook_event', id: delivery.eventId } };
     },
   }),

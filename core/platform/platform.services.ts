@@ -4,11 +4,12 @@ import type { LookupCache } from '../../lib/cache/lookup-cache.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import type { KeyValueStore } from '../../lib/kv/kv.js';
-import type { GroupCommitter } from '../../db/group-commit.js';
+import type { UnitsOfWork } from '../../db/unit-of-work.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BrandAssetService } from './brand-assets/brand-asset.service.js';
 import { ReadinessService } from './health/readiness.service.js';
 import { IdempotencyService } from './idempotency/idempotency.service.js';
+import { ProcessLease } from './leases/process-lease.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { RequestLogService } from './request-logs/request-log.service.js';
 import { TeamService } from './teams/team.service.js';
@@ -21,7 +22,7 @@ export type PlatformInfrastructure = {
   config: Config;
   version: string;
   publicUrl: () => string;
-  committer: GroupCommitter;
+  units: UnitsOfWork;
   /** Keys, teams and verified domains, read by every request. */
   lookupCache: LookupCache;
   /** A key pinned to a domain must name one the team has verified (the sending group answers). */
@@ -31,11 +32,13 @@ export type PlatformInfrastructure = {
 /** The platform group: teams, API keys, request logs, idempotency, rate limits, brand assets, health. */
 export function createPlatformServices(infra: PlatformInfrastructure) {
   const { knex, clock, config, lookupCache } = infra;
+  const processLease = new ProcessLease(knex);
   return {
+    processLease,
     teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: infra.findVerifiedDomain, cache: lookupCache }),
-    requestLogs: new RequestLogService({ knex, clock, committer: infra.committer }),
-    idempotency: new IdempotencyService({ knex, clock }),
+    requestLogs: new RequestLogService({ knex, clock, units: infra.units }),
+    idempotency: new IdempotencyService({ knex, clock, lease: processLease }),
     rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
     brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),
     readiness: new ReadinessService({ knex, kv: infra.kv, blobs: infra.blobs, version: infra.version, env: config.env }),

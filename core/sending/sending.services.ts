@@ -9,7 +9,7 @@ import type { DnsLookup } from '../../lib/dns/dns-resolver.js';
 import { AddressPolicy } from '../../lib/net/address-policy.js';
 import { safeFetch } from '../../lib/net/safe-fetch.js';
 import type { SegmentSpool } from '../../lib/spool/segment-spool.js';
-import type { GroupCommitter } from '../../db/group-commit.js';
+import type { UnitsOfWork } from '../../db/unit-of-work.js';
 import type { EventService } from '../events/log/event.service.js';
 import type { TeamService } from '../platform/teams/team.service.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
@@ -18,6 +18,7 @@ import type { RecordTargets } from './domains/domain-records.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
 import { DownloadLinks } from './emails/download-links.js';
+import { EmailAcceptance } from './emails/email-acceptance.js';
 import { EmailEvents } from './emails/email-events.js';
 import { EmailService } from './emails/email.service.js';
 import { SuppressionService } from './suppressions/suppression.service.js';
@@ -33,7 +34,7 @@ export type SendingInfrastructure = {
   masterKey: string;
   spool: SegmentSpool;
   publicUrl: () => string;
-  committer: GroupCommitter;
+  units: UnitsOfWork;
   lookupCache: LookupCache;
   events: EventService;
   teams: TeamService;
@@ -75,7 +76,11 @@ export function createSendingServices(infra: SendingInfrastructure) {
     domains,
     suppressions,
     templates,
-    emails: new EmailService({ knex, clock, spool: infra.spool, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment, committer: infra.committer, links, instrumentHtml: (html, id, domain) => tracking.instrument(html, id, domain) }),
+    emails: new EmailService({ knex, clock, spool: infra.spool, events, links }),
+    emailAcceptance: new EmailAcceptance({
+      ...{ knex, clock, spool: infra.spool, units: infra.units, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment },
+      instrumentHtml: (html, id, domain) => tracking.instrument(html, id, domain),
+    }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     simulatorDomain,
   };

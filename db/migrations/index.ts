@@ -25,6 +25,8 @@ import { createMetricBuckets } from './20261123-0040-create-metric-buckets.js';
 import { createMetricFirstSeen } from './20261123-0041-create-metric-first-seen.js';
 import { createMetricRollupState } from './20261123-0042-create-metric-rollup-state.js';
 import { widenTemplateVariables } from './20261123-0043-widen-template-variables.js';
+import { createProcessLeases } from './20261125-0044-create-process-leases.js';
+import { addIdempotencyOwner } from './20261125-0045-add-idempotency-owner.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -54,4 +56,6 @@ export const migrations: Migration[] = [
   createMetricFirstSeen,
   createMetricRollupState,
   widenTemplateVariables,
+  createProcessLeases,
+  addIdempotencyOwner,
 ];

@@ -22,7 +22,7 @@ export const resourceFactories: Record<string, (app: TestApp, team: { teamId: st
     await app.runtime.db.knex('domains').where({ id: view.domain.id }).update({ status: 'verified' });
     await app.runtime.services.teams.setTier(team.teamId, 2);
     const auth = await app.runtime.services.apiKeys.authenticate(team.token);
-    return (await app.runtime.services.emails.send(auth, sendEmailSchema.parse({ from: `a@${name}`, to: 'x@example.net', subject: 's', text: 't' }))).id;
+    return (await app.runtime.services.emailAcceptance.accept(auth, sendEmailSchema.parse({ from: `a@${name}`, to: 'x@example.net', subject: 's', text: 't' }))).id;
   },
   // An IP literal outside the refused ranges (TEST-NET-1): no DNS, and nothing is ever sent to it.
   webhook: async (app, team) =>

@@ -3,15 +3,13 @@ import type { LookupCache } from '../../../lib/cache/lookup-cache.js';
 import type { Clock } from '../../../lib/clock.js';
 import { InvalidApiKeyError, NotFoundError, RevokedApiKeyError, SuspendedApiKeyError, UnprocessableValidationError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import type { Actor } from '../auth/actor.js';
+import type { Caller } from '../auth/caller.js';
 import { TeamRepository } from '../teams/team.repository.js';
 import type { Team } from '../teams/team.types.js';
 import { ApiKeyRepository, type ApiKeyFilter } from './api-key.repository.js';
 import type { CreateApiKeyInput } from './api-key.schemas.js';
 import { generateApiKeyToken, hashToken, keyPrefixOf } from './api-key.tokens.js';
 import type { ApiKey, ApiKeyStatus } from './api-key.types.js';
-
-export type Authenticated = { team: Team; apiKey: ApiKey; actor: Actor };
 
 export class ApiKeyService {
   private readonly keys: ApiKeyRepository;
@@ -91,7 +89,7 @@ export class ApiKeyService {
    * Resolves a bearer token to its key and team, refusing as the spec says: unknown 401
    * invalid_api_key, revoked 403 restricted_api_key, suspended key or team 403 suspended_api_key.
    */
-  async authenticate(token: string): Promise<Authenticated> {
+  async authenticate(token: string): Promise<Caller> {
     const tokenHash = hashToken(token);
     const cacheKey = `api-key:${tokenHash}`;
     const found = await this.deps.cache.get(cacheKey, () => this.findWithTeam(tokenHash));
@@ -106,11 +104,7 @@ export class ApiKeyService {
       await this.keys.touch(key.id, now);
       this.deps.cache.update(cacheKey, { key: Object.freeze({ ...key, lastUsedAt: now }), team });
     }
-    return {
-      team,
-      apiKey: key,
-      actor: { kind: 'api_key', teamId: team.id, apiKeyId: key.id, permission: key.permission, domainId: key.domainId },
-    };
+    return { team, apiKey: key, scopes: null };
   }
 
   /** The key and its team; undefined when either is gone. Cached rows are shared: frozen. */

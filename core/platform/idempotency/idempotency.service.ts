@@ -1,27 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
-import { deleteInBatches, isUniqueViolation, readTimestamp } from '../../../db/dialect.js';
+import { isUniqueViolation } from '../../../db/dialect.js';
+import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import { ConcurrentIdempotentRequestsError, InvalidIdempotencyKeyError, InvalidIdempotentRequestError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
+import type { ProcessLease } from '../leases/process-lease.js';
+import { IdempotencyRepository, type Completion, type IdempotencyRow } from './idempotency.repository.js';
 
 /**
- * Idempotency-Key for sends. The claim is a row with a unique (team, key) index: the first
- * request inserts it "in_flight" and every other process sees the row, so the rule holds across
- * processes and nodes and a stored response survives restarts for its 24 hours.
- * - same key, same request, finished: the original response is replayed;
- * - same key while the first is in flight: 409 concurrent_idempotent_requests;
- * - same key, different request: 409 invalid_idempotent_request;
- * - a request that failed releases its key, so a corrected retry can use it.
- * An in-flight claim left by a crashed process expires after LOCK_MS and can be taken over.
+ * Idempotency-Key for sends: exactly one email per key, across crashes.
+ * - The claim is a row with a unique (team, key) index, inserted "in_flight" and naming the
+ *   claiming process's lease, so every process and node sees it.
+ * - The stored answer is written in the same transaction as the change it answers for (the
+ *   email and batch rows: `completeWithin` joins the request's unit of work): either both exist
+ *   or neither does, so a retry after any crash replays the first answer or sends once.
+ * - An in-flight claim is 409 concurrent_idempotent_requests only while its process lives; a
+ *   claim left by a dead process (see ProcessLease) is taken over at once. The completion is
+ *   fenced by the owner, so a claim taken over can never also complete for its first owner.
+ * - Same key, different request: 409 invalid_idempotent_request. A failed request releases
+ *   its key, so a corrected retry can use it. Answers are kept for 24 hours.
  */
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const LOCK_MS = 60_000;
+/** The longest a live process may hold a claim (a request that hung): then it may be taken over. */
+const LOCK_MS = 10 * 60_000;
 
 export type StoredResponse = { status: number; body: unknown };
-export type Claim = { kind: 'claimed'; id: string } | { kind: 'replay'; response: StoredResponse };
-
-type Row = { id: string; fingerprint: string; state: string; locked_until: unknown; expires_at: unknown; response_status: number | null; response_body: string | null };
+export type Claim = { kind: 'claimed'; id: string; owner: string } | { kind: 'replay'; response: StoredResponse };
 
 export function validateIdempotencyKey(key: string): void {
   if (key.length < 1 || key.length > 256) throw new InvalidIdempotencyKeyError('Idempotency-Key must be 1 to 256 characters');
@@ -32,76 +37,74 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
   return createHash('sha256').update(`${method} ${path}\n`).update(rawBody).digest('hex');
 }
 
+const inProgress = () => new ConcurrentIdempotentRequestsError('Another request with this Idempotency-Key is in progress');
+
+/** The unit-of-work writer of completions: a claim taken over meanwhile fails the whole unit. */
+async function writeCompletions(trx: Knex.Transaction, completions: Completion[]): Promise<void> {
+  const written = await new IdempotencyRepository(trx).complete(completions);
+  if (written !== completions.length) throw inProgress();
+}
+
 export class IdempotencyService {
-  constructor(private readonly deps: { knex: Knex; clock: Clock }) {}
+  private readonly repository: IdempotencyRepository;
+
+  constructor(private readonly deps: { knex: Knex; clock: Clock; lease: ProcessLease }) {
+    this.repository = new IdempotencyRepository(deps.knex);
+  }
 
   async claim(teamId: string, key: string, fingerprint: string): Promise<Claim> {
     validateIdempotencyKey(key);
     const keyHash = createHash('sha256').update(key).digest('hex');
+    const owner = await this.deps.lease.ensure();
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = newId();
       const now = this.deps.clock.now();
       try {
-        await this.deps.knex('idempotency_keys').insert({
-          id,
-          team_id: teamId,
-          key_hash: keyHash,
-          fingerprint,
-          state: 'in_flight',
-          locked_until: new Date(now.getTime() + LOCK_MS),
-          created_at: now,
-          expires_at: new Date(now.getTime() + REPLAY_WINDOW_MS),
-        });
-        return { kind: 'claimed', id };
+        await this.repository.insertClaim({ id, teamId, keyHash, fingerprint, owner, lockedUntil: new Date(now.getTime() + LOCK_MS), createdAt: now, expiresAt: new Date(now.getTime() + REPLAY_WINDOW_MS) });
+        return { kind: 'claimed', id, owner };
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
       }
-      const outcome = await this.resolveExisting(teamId, keyHash, fingerprint, now);
+      const outcome = await this.resolveExisting(teamId, keyHash, fingerprint, owner, now);
       if (outcome) return outcome;
     }
-    throw new ConcurrentIdempotentRequestsError('Another request with this Idempotency-Key is in progress');
+    throw inProgress();
   }
 
-  /** Looks at the row that won; undefined means "it is gone or stale, try to claim again". */
-  private async resolveExisting(teamId: string, keyHash: string, fingerprint: string, now: Date): Promise<Claim | undefined> {
-    const row = (await this.deps.knex('idempotency_keys').where({ team_id: teamId, key_hash: keyHash }).first()) as Row | undefined;
+  /** Looks at the row that won; undefined means "it is gone or expired, try to claim again". */
+  private async resolveExisting(teamId: string, keyHash: string, fingerprint: string, owner: string, now: Date): Promise<Claim | undefined> {
+    const row = await this.repository.find(teamId, keyHash);
     if (!row) return undefined;
-    if (readTimestamp(row.expires_at) <= now) {
-      await this.deps.knex('idempotency_keys').where({ id: row.id }).delete();
+    if (row.expiresAt <= now) {
+      await this.repository.remove(row.id);
       return undefined;
     }
-    if (row.fingerprint !== fingerprint) {
-      throw new InvalidIdempotentRequestError('This Idempotency-Key was already used with a different request');
-    }
+    if (row.fingerprint !== fingerprint) throw new InvalidIdempotentRequestError('This Idempotency-Key was already used with a different request');
     if (row.state === 'done') {
-      return { kind: 'replay', response: { status: Number(row.response_status), body: row.response_body === null ? null : JSON.parse(row.response_body) } };
+      return { kind: 'replay', response: { status: Number(row.responseStatus), body: row.responseBody === null ? null : JSON.parse(row.responseBody) } };
     }
-    if (readTimestamp(row.locked_until) > now) {
-      throw new ConcurrentIdempotentRequestsError('Another request with this Idempotency-Key is in progress');
-    }
-    // The process holding the claim died: take it over, once, by compare-and-set on the lock.
-    const taken = await this.deps
-      .knex('idempotency_keys')
-      .where({ id: row.id, state: 'in_flight' })
-      .andWhere('locked_until', '<=', now)
-      .update({ locked_until: new Date(now.getTime() + LOCK_MS) });
-    if (taken === 1) return { kind: 'claimed', id: row.id };
-    throw new ConcurrentIdempotentRequestsError('Another request with this Idempotency-Key is in progress');
+    if (!(await this.holderIsGone(row, now))) throw inProgress();
+    // The process holding the claim died (or hung past LOCK_MS): take it over, once.
+    if (await this.repository.takeOver(row, owner, new Date(now.getTime() + LOCK_MS))) return { kind: 'claimed', id: row.id, owner };
+    throw inProgress();
   }
 
-  async complete(id: string, response: StoredResponse): Promise<void> {
-    await this.deps
-      .knex('idempotency_keys')
-      .where({ id })
-      .update({ state: 'done', response_status: response.status, response_body: JSON.stringify(response.body) });
+  private async holderIsGone(row: IdempotencyRow, now: Date): Promise<boolean> {
+    if (row.lockedUntil <= now) return true;
+    return row.owner === null ? false : this.deps.lease.isDead(row.owner);
   }
 
-  async release(id: string): Promise<void> {
-    await this.deps.knex('idempotency_keys').where({ id, state: 'in_flight' }).delete();
+  /** The claim's answer, stored by the transaction that commits `unit` (see the class comment). */
+  completeWithin(unit: UnitOfWork, claim: Extract<Claim, { kind: 'claimed' }>, response: StoredResponse): void {
+    unit.write<Completion>('idempotency_completions', { id: claim.id, owner: claim.owner, status: response.status, body: response.body }, writeCompletions);
+  }
+
+  async release(claim: Extract<Claim, { kind: 'claimed' }>): Promise<void> {
+    await this.repository.release(claim.id, claim.owner);
   }
 
   async purgeExpired(batch = 1000): Promise<number> {
-    const now = this.deps.clock.now();
-    return deleteInBatches(this.deps.knex, 'idempotency_keys', () => this.deps.knex('idempotency_keys').select('id').where('expires_at', '<', now), batch);
+    await this.deps.lease.purgeExpired();
+    return this.repository.purgeExpiredBefore(this.deps.clock.now(), batch);
   }
 }

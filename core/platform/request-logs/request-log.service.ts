@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
-import { commitPart, type CommitPart, type GroupCommitter } from '../../../db/group-commit.js';
+import type { UnitOfWork, UnitsOfWork } from '../../../db/unit-of-work.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { isUuid, newId } from '../../../lib/ids.js';
 import { purgeByPlanRetention } from '../retention/plan-retention.js';
@@ -29,44 +29,24 @@ const insertLogs = (trx: Knex, logs: RequestLog[]) => new RequestLogRepository(t
 export class RequestLogService {
   private readonly logs: RequestLogRepository;
 
-  constructor(private readonly deps: { knex: Knex; clock: Clock; committer: GroupCommitter }) {
+  constructor(private readonly deps: { knex: Knex; clock: Clock; units: UnitsOfWork }) {
     this.logs = new RequestLogRepository(deps.knex);
   }
 
   /** Records one API request; bodies are redacted here, so nothing else has to remember to. */
   async record(request: RequestRecord): Promise<string> {
-    const part = this.part(request);
     // Grouped with the other requests finishing now: one durable commit, and one INSERT, for many logs.
-    await this.deps.committer.commit([part]);
-    return (part.payload as RequestLog).id;
+    return this.deps.units.run((unit) => this.writeInto(unit, request));
   }
 
   /**
-   * The log entry as a part of another commit (a send's): it commits in the same transaction as
-   * the change it records, so the request costs one durable commit instead of two.
+   * The log entry as a participant of another unit of work (a send's): it commits in the same
+   * transaction as the change it records, so the request costs one durable commit, not two.
    */
-  part(request: RequestRecord): CommitPart {
-    const failed = request.responseStatus >= 400;
-    return commitPart<RequestLog>(
-      'request_logs',
-      {
-        id: newId(),
-        teamId: request.teamId,
-        apiKeyId: request.apiKeyId,
-        createdAt: request.startedAt,
-        endpoint: request.endpoint,
-        method: request.method,
-        responseStatus: request.responseStatus,
-        userAgent: request.userAgent ?? null,
-        source: sourceOf(request.userAgent),
-        requestId: request.requestId,
-        latencyMs: request.latencyMs,
-        requestBody: redactRequestBody(request.requestBody),
-        responseBody: failed ? request.responseBody : null,
-        emailId: request.emailId,
-      },
-      insertLogs,
-    );
+  writeInto(unit: UnitOfWork, request: RequestRecord): string {
+    const log = toLog(request);
+    unit.write('request_logs', log, insertLogs);
+    return log.id;
   }
 
   async list(teamId: string, query: ListLogsQuery) {
@@ -83,4 +63,24 @@ export class RequestLogService {
   async purgeExpired(batch = 1000): Promise<number> {
     return purgeByPlanRetention(this.deps.knex, 'request_logs', this.deps.clock.now(), batch);
   }
+}
+
+function toLog(request: RequestRecord): RequestLog {
+  const failed = request.responseStatus >= 400;
+  return {
+    id: newId(),
+    teamId: request.teamId,
+    apiKeyId: request.apiKeyId,
+    createdAt: request.startedAt,
+    endpoint: request.endpoint,
+    method: request.method,
+    responseStatus: request.responseStatus,
+    userAgent: request.userAgent ?? null,
+    source: sourceOf(request.userAgent),
+    requestId: request.requestId,
+    latencyMs: request.latencyMs,
+    requestBody: redactRequestBody(request.requestBody),
+    responseBody: failed ? request.responseBody : null,
+    emailId: request.emailId,
+  };
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { InvalidPermissionError, MissingRequiredFieldError, NotFoundError, ServiceUnavailableError, UnprocessableValidationError, ValidationError } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { Clock } from '../../../lib/clock.js';
-import { isTeamAdmin, type Actor } from '../auth/actor.js';
+import { isTeamAdmin, type Caller } from '../auth/caller.js';
 import { findPlan, PLANS } from '../plans/plan.catalog.js';
 import { TeamRepository, type TeamChanges } from './team.repository.js';
 import type { UpdateTeamInput } from './team.schemas.js';
@@ -52,13 +52,13 @@ export class TeamService {
   }
 
   /** PATCH /team with every rule of the spec. */
-  async update(team: Team, input: UpdateTeamInput, actor: Actor): Promise<Team> {
+  async update(team: Team, input: UpdateTeamInput, caller: Caller): Promise<Team> {
     if (Object.keys(input).length === 0) {
       throw new MissingRequiredFieldError('Send at least one of name, sender_name, postal_address, ai_assist_enabled, brand_kit', {
         errors: [{ path: '', message: 'at least one field is required' }],
       });
     }
-    if (input.name !== undefined && !isTeamAdmin(actor)) throw new InvalidPermissionError('Renaming the team needs a team admin');
+    if (input.name !== undefined && !isTeamAdmin(caller)) throw new InvalidPermissionError('Renaming the team needs a team admin');
     if (input.ai_assist_enabled === true && !this.deps.aiConfigured) {
       throw new ServiceUnavailableError('AI assist is not configured on this appliance');
     }

@@ -1,3 +1,5 @@
+import { ValidationError } from '../../../lib/errors.js';
+
 /**
  * `scheduled_at`: an ISO 8601 instant, or a date, or a phrase, all read as UTC. A day without a
  * time means 09:00. Phrases: "in 10 minutes", "in 2 hours", "in 3 days", "in 1 week",
@@ -52,3 +54,19 @@ export function parseScheduledAt(input: string, now: Date): Date | undefined {
 
 export const MIN_SCHEDULE_AHEAD_MS = 60_000;
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
+
+/**
+ * `scheduled_at` as given to a send or a reschedule: an instant or phrase between one minute
+ * and 30 days ahead, else 422 validation_error naming the field. Undefined stays undefined.
+ */
+export function scheduledAtWithinLimits(value: string | undefined, now: Date): Date | null {
+  if (value === undefined) return null;
+  const at = parseScheduledAt(value, now);
+  const ahead = at ? at.getTime() - now.getTime() : NaN;
+  if (!at || !(ahead >= MIN_SCHEDULE_AHEAD_MS && ahead <= MAX_SCHEDULE_AHEAD_MS)) {
+    throw new ValidationError('scheduled_at must be an ISO 8601 instant or a phrase such as "in 1 hour", between 1 minute and 30 days ahead', {
+      errors: [{ path: 'scheduled_at', message: at ? 'must be between 1 minute and 30 days ahead' : 'is not a date, time or phrase this service reads' }],
+    });
+  }
+  return at;
+}
