@@ -26,12 +26,12 @@ export type AppOptions = {
  * records the request in the team's request log.
  */
 export function createApp(options: AppOptions): Koa {
-  const router = new Router(options.routes);
+  const router = new Router(options.routes.filter((route) => route.surface !== 'tracking'));
   const app = new Koa({ proxy: options.trustProxy });
   app.silent = true;
 
   // Tracking hosts (open pixel, click redirects) are answered before, and outside, the API.
-  app.use(trackingMiddleware({ tracking: options.services.tracking, logger: options.logger }));
+  app.use(trackingMiddleware({ services: options.services, routes: options.routes.filter((route) => route.surface === 'tracking'), logger: options.logger }));
   app.use(async (ctx) => {
     const request: LoggedRequest = {
       started: performance.now(),

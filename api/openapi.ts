@@ -52,6 +52,10 @@ function operation(route: RouteDef): JsonSchema {
     'x-svc-permission': route.permission,
     'x-svc-scope': route.scope,
   };
+  if (route.surface === 'tracking') {
+    op['x-svc-surface'] = 'tracking';
+    op.servers = [{ url: 'https://{tracking_host}', description: 'A tracking host (tracking.host, or a domain\'s tracking subdomain CNAMEd to it)', variables: { tracking_host: { default: 'track.example.com' } } }];
+  }
   if (route.idempotent) {
     (op.parameters as JsonSchema[]).push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 256 } });
   }

@@ -76,7 +76,7 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
     query: route.query ? parseInput(route.query, queryObject(ctx.URL.searchParams), 'query') : {},
     body: route.body ? parseInput(route.body, parsedBody, 'body') : undefined,
   };
-  const handlerContext: RouteContext<unknown, unknown, unknown> = { ...input, caller: state.auth as Caller, services: deps.services, requestId: state.requestId, headers: ctx.headers, unit: deps.unit };
+  const handlerContext: RouteContext<unknown, unknown, unknown> = { ...input, caller: state.auth as Caller, services: deps.services, requestId: state.requestId, clientIp: ctx.ip, headers: ctx.headers, unit: deps.unit };
 
   const idempotencyKey = ctx.headers['idempotency-key'];
   if (!route.idempotent || idempotencyKey === undefined || !state.auth) {

@@ -19,6 +19,8 @@ export type RouteResult = {
   raw?: { contentType: string; bytes: Buffer };
   /** The email this request created, linked from its request log. */
   emailId?: string | null;
+  /** A failure the handler answered for anyway (the open pixel is always served): logged, not shown. */
+  error?: unknown;
 };
 
 export type RouteContext<P, Q, B> = {
@@ -29,6 +31,8 @@ export type RouteContext<P, Q, B> = {
   caller: Caller;
   services: Services;
   requestId: string;
+  /** The client's address (behind a trusted proxy, the forwarded one). */
+  clientIp: string;
   /** Request headers (lower-case names), for the few routes that read one. */
   headers: Record<string, string | string[] | undefined>;
   /**
@@ -46,6 +50,12 @@ export type RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySch
   method: HttpMethod;
   /** Path relative to either base, `:name` for parameters: '/api-keys/:api_key_id'. */
   path: string;
+  /**
+   * Where the route is served: the API (the default, both bases), or tracking hosts, where
+   * recipients' mail clients call without a credential and often without a User-Agent; those
+   * routes are answered before, and outside, the API pipeline, but listed in the same table.
+   */
+  surface?: 'api' | 'tracking';
   operationId: string;
   summary: string;
   tag: string;

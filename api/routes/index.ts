@@ -3,20 +3,18 @@ import { buildOpenApi } from '../openapi.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { domainRoutes } from './domains.routes.js';
-import { emailAttachmentRoutes } from './email-attachments.routes.js';
-import { emailChangeRoutes } from './email-changes.routes.js';
-import { emailRoutes } from './emails.routes.js';
+import { emailRoutes } from './emails/index.js';
 import { logRoutes } from './logs.routes.js';
-import { metricRoutes } from './metrics.routes.js';
 import { suppressionRoutes } from './suppressions.routes.js';
 import { operationRoutes } from './operations.routes.js';
 import { teamRoutes } from './team.routes.js';
 import { templateRoutes } from './templates.routes.js';
+import { trackingRoutes } from './tracking.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 
 /** Every route of the API; later capabilities add their lists here. */
 export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
-  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...emailRoutes, ...emailChangeRoutes, ...emailAttachmentRoutes, ...metricRoutes, ...suppressionRoutes, ...logRoutes, ...teamRoutes, ...templateRoutes, ...webhookRoutes, ...extra];
+  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...emailRoutes, ...suppressionRoutes, ...logRoutes, ...teamRoutes, ...templateRoutes, ...webhookRoutes, ...trackingRoutes, ...extra];
   let document: Record<string, unknown> | undefined;
   const openapi = defineRoute({
     method: 'GET',

@@ -15,7 +15,7 @@ async function serve(parts: Part[]): Promise<void> {
   // The processes' own modules are imported here, not at the top: every other `mailroom`
   // command (queue, team, ip...) starts without loading the API server and the workers.
   if (parts.includes('scheduler')) {
-    const [{ startScheduler }, { startWebhookWorker }] = await Promise.all([import('../../scheduler/scheduler.js'), import('../../scheduler/jobs/deliver-webhooks.worker.js')]);
+    const [{ startScheduler }, { startWebhookWorker }] = await Promise.all([import('../../scheduler/scheduler.js'), import('../../scheduler/workers/webhook-delivery.worker.js')]);
     const scheduler = startScheduler(runtime);
     shutdown.add('scheduler', () => scheduler.stop());
     // Webhook delivery runs beside the cron jobs on every scheduler node (see the worker).

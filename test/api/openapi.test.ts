@@ -43,3 +43,14 @@ t.test('documented parameters follow the schemas', async (t) => {
   t.equal(doc.paths['/health'].get['x-svc-permission'], 'none');
   t.equal(doc.paths['/team'].get['x-svc-scope'], 'team:read');
 });
+
+t.test('the tracking routes are listed, marked as served on tracking hosts, and not routed on the API host', async (t) => {
+  const doc = (await request(app.url, '/openapi.json')).body;
+  for (const path of ['/o/{token}', '/c/{token}']) {
+    const operation = doc.paths[path]?.get;
+    t.equal(operation?.['x-svc-surface'], 'tracking', `${path} is a tracking route`);
+    t.equal(operation?.['x-svc-permission'], 'none');
+    t.match(operation?.servers?.[0]?.url, /tracking_host/);
+  }
+  t.equal((await request(app.url, '/o/abc')).status, 404, 'the API host does not serve them');
+});

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { startWebhookWorker, type WebhookWorker } from '../../scheduler/jobs/deliver-webhooks.worker.js';
+import { startWebhookWorker, type WebhookWorker } from '../../scheduler/workers/webhook-delivery.worker.js';
 import { request } from './http.js';
 import { startTestApp, type TestApp } from './test-app.js';
 

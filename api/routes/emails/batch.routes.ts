@@ -1,14 +1,8 @@
 import { z } from 'zod';
-import { batchBodySchema, batchItemSchema, rescheduleSchema, type SendEmailInput } from '../../core/sending/emails/email.schemas.js';
-import { AppError, ValidationError } from '../../lib/errors.js';
-import { parseInput } from '../../lib/validation.js';
-import { defineRoute } from '../route.js';
-import { uuidParam } from '../schemas.js';
-
-const tag = 'emails';
-const params = z.object({ email_id: uuidParam('Email id') });
-const isolation = { param: 'email_id', resource: 'email' };
-const ref = z.object({ object: z.literal('email'), id: z.string() });
+import { batchBodySchema, batchItemSchema, type SendEmailInput } from '../../../core/sending/emails/email.schemas.js';
+import { AppError, ValidationError } from '../../../lib/errors.js';
+import { parseInput } from '../../../lib/validation.js';
+import { defineRoute } from '../../route.js';
 
 /** Parses one batch item; refusals name the item's index in their paths. */
 function parseBatchItem(input: unknown, index: number): SendEmailInput {
@@ -21,13 +15,14 @@ function parseBatchItem(input: unknown, index: number): SendEmailInput {
   }
 }
 
-export const emailChangeRoutes = [
+/** POST /emails/batch: up to 100 messages, strict or permissive. */
+export const emailBatchRoutes = [
   defineRoute({
     method: 'POST',
     path: '/emails/batch',
     operationId: 'sendBatch',
     summary: 'Accept up to 100 emails in one request (one rate-limit token); x-batch-validation strict (default) or permissive',
-    tag,
+    tag: 'emails',
     permission: 'sending_access',
     scope: 'emails:send',
     idempotent: true,
@@ -49,33 +44,5 @@ export const emailChangeRoutes = [
       const data = result.emails.map((email) => ({ id: email.id }));
       return { status: 200, body: mode === 'permissive' ? { data, errors: result.errors } : { data } };
     },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/emails/:email_id',
-    operationId: 'rescheduleEmail',
-    summary: 'Move a scheduled email to another time (409 resource_locked once dispatched)',
-    tag,
-    permission: 'sending_access',
-    scope: 'emails:send',
-    params,
-    isolation,
-    body: rescheduleSchema,
-    exampleBody: { scheduled_at: 'in 2 hours' },
-    responses: { 200: { description: 'Rescheduled', schema: ref } },
-    handler: async ({ params, body, caller, services }) => ({ status: 200, body: { object: 'email', id: (await services.emails.reschedule(caller.team.id, params.email_id, body.scheduled_at)).id } }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/emails/:email_id/cancel',
-    operationId: 'cancelEmail',
-    summary: 'Cancel a scheduled email (409 resource_locked once dispatched)',
-    tag,
-    permission: 'sending_access',
-    scope: 'emails:send',
-    params,
-    isolation,
-    responses: { 200: { description: 'Canceled', schema: ref } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: { object: 'email', id: (await services.emails.cancel(caller.team.id, params.email_id)).id } }),
   }),
 ];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { EmailAttachment } from '../../core/sending/emails/email.types.js';
-import { defineRoute } from '../route.js';
-import { uuidParam } from '../schemas.js';
+import type { EmailAttachment } from '../../../core/sending/emails/email.types.js';
+import { defineRoute } from '../../route.js';
+import { uuidParam } from '../../schemas.js';
 
 const tag = 'emails';
 const attachmentSchema = z.object({

@@ -1,32 +1,15 @@
 import { z } from 'zod';
-import { listEmailsQuerySchema, sendEmailSchema } from '../../core/sending/emails/email.schemas.js';
-import { listEnvelope } from '../../core/shared/pagination/list-query.js';
-import { defineRoute } from '../route.js';
-import { listSchema, uuidParam } from '../schemas.js';
-import { serializeEmail, serializeEmailItem } from '../serializers/email.serializer.js';
+import { listEmailsQuerySchema } from '../../../core/sending/emails/email.schemas.js';
+import { listEnvelope } from '../../../core/shared/pagination/list-query.js';
+import { defineRoute } from '../../route.js';
+import { listSchema, uuidParam } from '../../schemas.js';
+import { serializeEmail, serializeEmailItem } from '../../serializers/email.serializer.js';
 
 const tag = 'emails';
 const item = z.object({ object: z.literal('email'), id: z.string(), from: z.string(), to: z.array(z.string()), subject: z.string(), last_event: z.string() }).passthrough();
 
-export const emailRoutes = [
-  defineRoute({
-    method: 'POST',
-    path: '/emails',
-    operationId: 'sendEmail',
-    summary: 'Accept one message (durably recorded before the answer)',
-    tag,
-    permission: 'sending_access',
-    scope: 'emails:send',
-    idempotent: true,
-    body: sendEmailSchema,
-    exampleBody: { from: 'Acme <hello@mail.example.com>', to: 'someone@example.net', subject: 'Hello', html: '<p>Hello</p>' },
-    responses: { 200: { description: 'Accepted (not yet delivered)', schema: z.object({ id: z.string() }) } },
-    handler: async ({ body, caller, services, unit }) => {
-      // The email's rows join the request's unit: they commit with its log, one durable commit per send.
-      const email = await services.emailAcceptance.accept(caller, body, unit);
-      return { status: 200, body: { id: email.id }, emailId: email.id };
-    },
-  }),
+/** GET /emails and GET /emails/{id}. */
+export const emailReadRoutes = [
   defineRoute({
     method: 'GET',
     path: '/emails',

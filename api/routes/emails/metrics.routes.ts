@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { metricsQuerySchema } from '../../core/events/metrics/metric-query.schemas.js';
-import { DIMENSIONS, GRANULARITIES, METRICS } from '../../core/events/metrics/metric.types.js';
-import { defineRoute } from '../route.js';
-import { serializeMetrics } from '../serializers/metrics.serializer.js';
+import { metricsQuerySchema } from '../../../core/events/metrics/metric-query.schemas.js';
+import { DIMENSIONS, GRANULARITIES, METRICS } from '../../../core/events/metrics/metric.types.js';
+import { defineRoute } from '../../route.js';
+import { serializeMetrics } from '../../serializers/metrics.serializer.js';
 
 const values = z.record(z.enum(METRICS as [string, ...string[]]), z.number());
 const row = values.and(
