@@ -8,6 +8,7 @@ import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import { relativePath, runPipeline, type RequestState } from './pipeline.js';
 import type { RouteDef, RouteResult } from './route.js';
+import { jsonBodyReader } from './request-body.js';
 import { Router } from './router.js';
 import { trackingMiddleware } from './tracking/tracking.middleware.js';
 
@@ -27,6 +28,7 @@ export type AppOptions = {
  */
 export function createApp(options: AppOptions): Koa {
   const router = new Router(options.routes.filter((route) => route.surface !== 'tracking'));
+  const readBody = jsonBodyReader(options.maxBodyBytes);
   const app = new Koa({ proxy: options.trustProxy });
   app.silent = true;
 
@@ -47,7 +49,7 @@ export function createApp(options: AppOptions): Koa {
     try {
       // A request that changes data commits its log entry in its unit of work (latency then ends at that commit).
       const unit = options.services.units.begin();
-      result = await runPipeline(ctx, state, { router, services: options.services, maxBodyBytes: options.maxBodyBytes, unit, logInto: logInto.bind(null, options.services, request) });
+      result = await runPipeline(ctx, state, { router, services: options.services, readBody, unit, logInto: logInto.bind(null, options.services, request) });
     } catch (err) {
       // Whatever the unit held was not committed, its log entry included.
       state.loggedStatus = null;

@@ -7,7 +7,7 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { crashPoint } from '../lib/crash-point.js';
 import { ForbiddenValidationError, MethodNotAllowedError, MissingApiKeyError, NotFoundError, RateLimitExceededError, RestrictedApiKeyError, InvalidPermissionError } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
-import { parseJsonBody, queryObject, readRawBody } from './request-body.js';
+import { queryObject, type ReadBody } from './request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
 import type { Router } from './router.js';
 
@@ -25,6 +25,9 @@ export type RequestState = {
 
 export const API_V1_PREFIX = '/api/v1';
 
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const NO_BODY: ReadBody = { parsed: {}, raw: '' };
+
 /** The request path relative to either base, without a trailing slash. */
 export function relativePath(path: string): string {
   const stripped = path === API_V1_PREFIX || path.startsWith(`${API_V1_PREFIX}/`) ? path.slice(API_V1_PREFIX.length) : path;
@@ -39,7 +42,8 @@ export function relativePath(path: string): string {
 export type PipelineDeps = {
   router: Router;
   services: Services;
-  maxBodyBytes: number;
+  /** Reads a JSON body (koa-body; see request-body.ts). */
+  readBody: (ctx: Context) => Promise<ReadBody>;
   /** The request's unit of work (RouteContext.unit). */
   unit: UnitOfWork;
   /** Registers the request's log entry, for `result`, as a participant of the unit. */
@@ -68,8 +72,8 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
     authorize(route, state.auth);
   }
 
-  const raw = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) ? await readRawBody(ctx.req, deps.maxBodyBytes) : Buffer.alloc(0);
-  const parsedBody = route.body || raw.length > 0 ? parseJsonBody(raw, ctx.get('content-type') || undefined) : undefined;
+  const { parsed, raw } = WRITE_METHODS.has(ctx.method) ? await deps.readBody(ctx) : NO_BODY;
+  const parsedBody = route.body || raw.length > 0 ? parsed : undefined;
   state.body = parsedBody;
   const input = {
     params: route.params ? parseInput(route.params, match.params, 'params') : match.params,

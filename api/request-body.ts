@@ -1,65 +1,80 @@
-import type { IncomingMessage } from 'node:http';
+import type { Context } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import { ValidationError } from '../lib/errors.js';
 
+/** Nesting of arrays and objects a JSON body may have: far above any valid request, far below a stack's reach. */
+export const MAX_JSON_DEPTH = 64;
+
+export type ReadBody = { parsed: unknown; raw: string };
+
+type BodyError = Error & { type?: string; status?: number; statusCode?: number };
+
 /**
- * Reads the raw request body up to `limit` bytes; the raw bytes feed idempotency fingerprints.
- * Plain 'data'/'end' listeners rather than `for await`: the async iterator costs every request
- * a few promises and an end-of-stream watcher. A body over the limit is refused with the
- * spec's error body: reading stops (the rest is never buffered) and the answer asks for the
- * connection to close, so the client gets the refusal instead of a reset mid-upload.
+ * JSON bodies through koa-body (co-body underneath: size limit before and while reading,
+ * decompression, prototype-poisoning keys refused), with what the API adds around it:
+ * - every refusal is the spec's error body (400 validation_error), and a body over the limit
+ *   is answered without reading the rest, asking the connection to close;
+ * - a body without a Content-Type is read as JSON, as it always was; another type is refused;
+ * - the unparsed text is kept for Idempotency-Key fingerprints;
+ * - nesting deeper than MAX_JSON_DEPTH is refused before anything walks the value.
+ * Only write methods carry a body; on others nothing is read.
  */
-export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    // Listeners passed inline: a named closure costs every request an Object.defineProperty
-    // under tsx (esbuild's keepNames). Once settled, later events are ignored.
-    req.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      settled = true;
-      chunks.length = 0;
-      req.pause();
-      reject(tooLarge(limit));
-    });
-    req.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    });
-    req.on('error', (err: Error) => {
-      if (settled) return;
-      settled = true;
-      reject(err);
-    });
-    req.on('close', () => {
-      if (settled) return;
-      settled = true;
-      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-    });
+export function jsonBodyReader(limit: number): (ctx: Context) => Promise<ReadBody> {
+  const parse = koaBody({
+    json: true,
+    jsonTypes: ['application/json', '+json'],
+    jsonStrict: false,
+    jsonLimit: limit,
+    includeUnparsed: true,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    patchNode: false,
+    onError: (err) => {
+      throw refusal(err as BodyError, limit);
+    },
   });
+  return async (ctx) => {
+    if (!ctx.request.length && ctx.get('transfer-encoding') === '') return { parsed: {}, raw: '' };
+    const type = ctx.get('content-type');
+    if (type === '') ctx.req.headers['content-type'] = 'application/json';
+    else if (!ctx.is(['application/json', '+json'])) throw new ValidationError('Content-Type must be application/json', { errors: [{ path: '', message: 'body must be JSON' }] });
+    await parse(ctx, noop);
+    const request = ctx.request as typeof ctx.request & { body?: unknown; rawBody?: string };
+    const raw = request.rawBody ?? '';
+    const parsed = raw === '' ? {} : request.body;
+    assertDepth(parsed);
+    return { parsed, raw };
+  };
 }
 
-function tooLarge(limit: number): ValidationError {
-  // Connection: close makes Node end the connection once the answer is out (the rest of the
-  // body is not read); without it the client would keep sending into a kept-alive connection.
-  return new ValidationError(`Request body is larger than ${limit} bytes`, { errors: [{ path: '', message: `must be at most ${limit} bytes` }], headers: { connection: 'close' } });
-}
+const noop = async () => {};
 
-/** JSON bodies only (other body types arrive with the routes that take them). Empty is {}. */
-export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
-  if (raw.length === 0) return {};
-  if (contentType && !/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
-    throw new ValidationError('Content-Type must be application/json', { errors: [{ path: '', message: 'body must be JSON' }] });
+function refusal(err: BodyError, limit: number): Error {
+  if (err.type === 'entity.too.large') {
+    // Connection: close makes Node end the connection once the answer is out (the rest of the
+    // body is not read); without it the client would keep sending into a kept-alive connection.
+    return new ValidationError(`Request body is larger than ${limit} bytes`, { errors: [{ path: '', message: `must be at most ${limit} bytes` }], headers: { connection: 'close' } });
   }
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new ValidationError('Request body is not valid JSON', { errors: [{ path: '', message: 'is not valid JSON' }] });
+  if (err instanceof SyntaxError || err.type === 'entity.parse.failed') {
+    return new ValidationError('Request body is not valid JSON', { errors: [{ path: '', message: 'is not valid JSON' }] });
+  }
+  const status = err.status ?? err.statusCode ?? 500;
+  if (status >= 400 && status < 500 && err.type !== 'request.aborted') return new ValidationError(`Request body could not be read: ${err.message}`, { errors: [{ path: '', message: err.message }] });
+  return err;
+}
+
+/** Refuses nesting deeper than MAX_JSON_DEPTH; iterative, so no depth can overflow the stack here. */
+function assertDepth(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > MAX_JSON_DEPTH) {
+      throw new ValidationError(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, { errors: [{ path: '', message: `arrays and objects may nest at most ${MAX_JSON_DEPTH} levels` }] });
+    }
+    for (const child of Object.values(current as object)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
 }
 
