@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { Runtime } from '../app/runtime.js';
 import { ConfigError } from '../lib/errors.js';
-import type { ApiServer } from './server.js';
+import type { ApiServer } from './api-server.types.js';
 
 /** Messages between the primary and its API workers (over the cluster IPC channel). */
 export type ClusterMessage =

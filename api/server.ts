@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../app/runtime.js';
 import { VERSION } from '../lib/version.js';
@@ -7,8 +7,9 @@ import { createApp } from './app.js';
 import type { RouteDef } from './route.js';
 import { apiRoutes } from './routes/index.js';
 
-/** `server` is null in the primary of an API cluster (its workers serve). */
-export type ApiServer = { server: Server | null; url: string; close(): Promise<void> };
+import type { ApiServer } from './api-server.types.js';
+
+export type { ApiServer } from './api-server.types.js';
 
 /**
  * Starts the HTTP API on the configured host and port (0 picks a free port), in this process,

@@ -2,8 +2,7 @@ import type { Knex } from 'knex';
 import { readNullableTimestamp, readTimestamp, whereContains } from '../../../db/dialect.js';
 import { NOT_A_CHANGE } from '../../../db/write-watcher.js';
 import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
-import type { ApiKeyPermission } from '../auth/caller.js';
-import type { ApiKey, ApiKeyStatus } from './api-key.types.js';
+import type { ApiKey, ApiKeyPermission, ApiKeyStatus } from './api-key.types.js';
 
 type ApiKeyRow = {
   id: string;

@@ -1,4 +1,4 @@
-import type { ApiKeyPermission } from '../auth/caller.js';
+export type ApiKeyPermission = 'full_access' | 'sending_access';
 
 export const API_KEY_STATUSES = ['active', 'revoked', 'suspended'] as const;
 export type ApiKeyStatus = (typeof API_KEY_STATUSES)[number];

@@ -1,8 +1,6 @@
 import type { ApiKey } from '../api-keys/api-key.types.js';
 import type { Team } from '../teams/team.types.js';
 
-export type ApiKeyPermission = 'full_access' | 'sending_access';
-
 /**
  * Who makes a call: the one type every process hands to the services that have a rule about
  * the caller. Today the credential is an API key; OAuth tokens (a later issue) arrive as a key
