@@ -1,0 +1,51 @@
+import t from 'tap';
+import { MAX_JSON_DEPTH } from '../../api/request-body.js';
+import { errorShape, request } from '../helpers/http.js';
+import { startTestApp } from '../helpers/test-app.js';
+
+/**
+ * JSON bodies nest at most MAX_JSON_DEPTH levels. Generated from /openapi.json: every route
+ * that takes a JSON body gets deep arrays, deep objects, and its example body with a deep value
+ * in each field (a template variable's fallback_value once answered 500: a stack overflow while
+ * serialising). Never a 5xx: always 400 validation_error naming the limit, and /health is fine
+ * after each request.
+ */
+const app = await startTestApp();
+t.teardown(() => app.close());
+const { token } = await app.createTeam('Deep JSON');
+
+const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+const nested = (depth: number): unknown => JSON.parse(deepObject(depth));
+
+type Operation = { requestBody?: { content?: Record<string, { example?: unknown }> } };
+const doc = (await request(app.url, '/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
+const targets = Object.entries(doc.paths).flatMap(([path, methods]) =>
+  Object.entries(methods)
+    .filter(([, op]) => op.requestBody?.content?.['application/json'])
+    .map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, '0196f0e0-0000-7000-8000-000000000000'), example: op.requestBody!.content!['application/json']!.example })),
+);
+
+t.ok(targets.length >= 15, `${targets.length} routes take a JSON body`);
+
+for (const target of targets) {
+  t.test(`${target.method} ${target.path}`, async (t) => {
+    const bodies: Array<[string, string]> = [
+      ['deep array', deepArray(5000)],
+      ['deep object', deepObject(5000)],
+      ['one level too deep', deepArray(MAX_JSON_DEPTH + 1)],
+    ];
+    if (target.example && typeof target.example === 'object' && !Array.isArray(target.example)) {
+      for (const field of Object.keys(target.example)) bodies.push([`example with a deep ${field}`, JSON.stringify({ ...target.example, [field]: nested(3000) })]);
+    }
+    if (Array.isArray(target.example)) bodies.push(['example items nested deep', JSON.stringify([nested(3000)])]);
+    for (const [label, rawBody] of bodies) {
+      const res = await request(app.url, target.path, { method: target.method, token, rawBody, headers: { 'content-type': 'application/json' } });
+      const error = errorShape(t, res, 400, 'validation_error');
+      t.match(error.message, new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`), `${label}: the message names the limit`);
+      t.equal((await request(app.url, '/health')).status, 200, `${label}: /health after it`);
+    }
+    const atLimit = await request(app.url, target.path, { method: target.method, token, rawBody: deepArray(MAX_JSON_DEPTH), headers: { 'content-type': 'application/json' } });
+    t.ok(atLimit.status < 500 && !/nested deeper/.test(atLimit.text), `${MAX_JSON_DEPTH} levels are not refused for their depth (${atLimit.status})`);
+  });
+}
