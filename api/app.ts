@@ -58,8 +58,9 @@ export function createApp(options: AppOptions): Koa {
     state.rate ??= await options.services.rateLimiter.take({ ip: ctx.ip }).catch(() => null);
     writeResult(ctx, result, state);
 
-    // Unless the entry already committed with the handler's change and the answer is the one it records.
-    if (state.auth && state.loggedStatus !== result.status) {
+    // Unless the entry already committed with the handler's change and the answer is the one it
+    // records; refusals for the rate limit are sampled (see shouldLogRateLimited).
+    if (state.auth && state.loggedStatus !== result.status && (result.status !== 429 || options.services.requestLogs.shouldLogRateLimited(state.auth.apiKey.id, Date.now()))) {
       await options.services.requestLogs
         .record(logRecord(request, result))
         .catch((err: unknown) => options.logger.error({ err, requestId: state.requestId }, 'could not record request log'));

@@ -44,3 +44,26 @@ t.test('teams have their own buckets; the bucket refills', async (t) => {
   t.equal(refilled.status, 200, 'a second later the bucket has refilled');
   t.equal(refilled.headers.get('ratelimit-reset'), '1', 'ratelimit-reset: seconds until full');
 });
+
+t.test('rate-limited requests are logged at most once per key per second, all of them counted', async (t) => {
+  const { token, teamId } = await app.createTeam('Flood');
+  const countedBefore = app.runtime.services.requestLogs.rateLimitedCount;
+  const started = Date.now();
+  const { responses } = await burst(Array.from({ length: 60 }, () => () => request(app.url, '/team', { token })));
+  const seconds = Math.floor(Date.now() / 1000) - Math.floor(started / 1000) + 1;
+  const limited = responses.filter((r) => r.status === 429).length;
+  t.ok(limited >= 40, `most of the flood is refused (${limited})`);
+  t.equal(app.runtime.services.requestLogs.rateLimitedCount - countedBefore, limited, 'every refusal is counted');
+  const logged = Number((await app.runtime.db.knex('request_logs').where({ team_id: teamId, response_status: 429 }).count({ n: '*' }))[0]!.n);
+  t.ok(logged >= 1 && logged <= seconds, `${logged} refusals logged over ${seconds} second(s) of flood, not ${limited}`);
+  const served = Number((await app.runtime.db.knex('request_logs').where({ team_id: teamId, response_status: 200 }).count({ n: '*' }))[0]!.n);
+  t.equal(served, responses.length - limited, 'every request that was served is logged');
+});
+
+t.test('authentication and the rate limit answer before the body is read', async (t) => {
+  const { token } = await app.createTeam('Order');
+  errorShape(t, await request(app.url, '/emails', { method: 'POST', rawBody: '{"not json', headers: { 'content-type': 'application/json' } }), 401, 'missing_api_key');
+  await burst(Array.from({ length: 15 }, () => () => request(app.url, '/team', { token })));
+  const refused = await request(app.url, '/emails', { method: 'POST', token, rawBody: '{"not json', headers: { 'content-type': 'application/json' } });
+  errorShape(t, refused, 429, 'rate_limit_exceeded');
+});

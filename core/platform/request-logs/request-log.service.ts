@@ -28,6 +28,10 @@ const insertLogs = (trx: Knex, logs: RequestLog[]) => new RequestLogRepository(t
 
 export class RequestLogService {
   private readonly logs: RequestLogRepository;
+  /** Per API key, the second (epoch) whose first rate-limited request was logged. */
+  private readonly rateLimitedLogged = new Map<string, number>();
+  /** Rate-limited requests seen by this process, logged or not (for the metrics endpoint). */
+  rateLimitedCount = 0;
 
   constructor(private readonly deps: { knex: Knex; clock: Clock; units: UnitsOfWork }) {
     this.logs = new RequestLogRepository(deps.knex);
@@ -47,6 +51,21 @@ export class RequestLogService {
     const log = toLog(request);
     unit.write('request_logs', log, insertLogs);
     return log.id;
+  }
+
+  /**
+   * Whether to log this rate-limited request: the first one of each second per API key (per
+   * process), so a client flooding past its limit cannot make the appliance write a row per
+   * refusal. Every one is counted.
+   */
+  shouldLogRateLimited(apiKeyId: string, nowMs: number): boolean {
+    this.rateLimitedCount++;
+    const second = Math.floor(nowMs / 1000);
+    if (this.rateLimitedLogged.get(apiKeyId) === second) return false;
+    // Bounded: forgetting the table at worst logs one more refusal per key.
+    if (this.rateLimitedLogged.size >= 10_000) this.rateLimitedLogged.clear();
+    this.rateLimitedLogged.set(apiKeyId, second);
+    return true;
   }
 
   async list(teamId: string, query: ListLogsQuery) {
