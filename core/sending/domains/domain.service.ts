@@ -14,11 +14,11 @@ import { foreignMx, foreignRecordAt, findZone } from './dns-probe.js';
 import { expectedRecords, spfValue, type RecordTargets } from './domain-records.js';
 import { DomainRepository } from './domain.repository.js';
 import type { CreateDomainInput, UpdateDomainInput } from './domain.schemas.js';
-import { RECEIVING_REGIONS, type DkimAlgorithm, type DkimKey, type DnsRecord, type Domain, type RecordStatus } from './domain.types.js';
+import { RECEIVING_REGIONS, type DkimAlgorithm, type DkimKey, type Domain, type DomainView } from './domain.types.js';
 import { domainStatusOf } from './domain-verifier.js';
 import { publicDomain } from './domain.shape.js';
 
-export type DomainView = { domain: Domain; records: Array<DnsRecord & { status: RecordStatus }> };
+export type { DomainView } from './domain.types.js';
 
 export type DomainServiceDeps = {
   knex: Knex;

@@ -1,5 +1,4 @@
-import type { DomainView } from './domain.service.js';
-import type { Domain } from './domain.types.js';
+import type { Domain, DomainView } from './domain.types.js';
 
 /**
  * The domain's public shape: what the API answers and what domain.* webhook events carry, so a

@@ -64,3 +64,6 @@ export type DnsRecord = {
   /** For DKIM records: the key they publish. */
   dkimKeyId?: string;
 };
+
+/** A domain as the API shows it: the row and each expected DNS record with its last check. */
+export type DomainView = { domain: Domain; records: Array<DnsRecord & { status: RecordStatus }> };
