@@ -1,6 +1,5 @@
 import t from 'tap';
 import { EVENT_TYPES } from '../../core/events/log/event.types.js';
-import { automationRunEventData, contactEventData, receivedEmailEventData } from '../../core/events/webhooks/event-payloads.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { request } from '../helpers/http.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
@@ -88,47 +87,4 @@ t.test('domain.* and suppression.* data is the resource as the API answers it', 
   await call('DELETE', '/suppressions/blocked@example.net');
   const [removed] = await received('suppression.removed');
   t.same(removed!.data, added!.data, 'suppression.removed carries it as it was');
-});
-
-t.test('contact, received email and automation run payloads', async (t) => {
-  const at = new Date('2026-11-23T10:00:00.000Z');
-  t.same(contactEventData({ id: 'c1', email: 'a@example.com', firstName: 'Ada', lastName: null, unsubscribed: false, properties: { plan: 'pro' }, segmentIds: ['s1'], createdAt: at, updatedAt: at }), {
-    object: 'contact',
-    id: 'c1',
-    email: 'a@example.com',
-    first_name: 'Ada',
-    last_name: null,
-    unsubscribed: false,
-    properties: { plan: 'pro' },
-    segment_ids: ['s1'],
-    created_at: '2026-11-23T10:00:00.000Z',
-    updated_at: '2026-11-23T10:00:00.000Z',
-  });
-  const received = receivedEmailEventData({
-    id: 'r1',
-    from: 'x@example.org',
-    to: ['in@mail.example.com'],
-    cc: [],
-    bcc: [],
-    replyTo: [],
-    receivedFor: ['in@mail.example.com'],
-    subject: 'Hi',
-    messageId: '<m@example.org>',
-    attachments: [{ id: 'a1', filename: 'f.pdf', contentType: 'application/pdf', contentDisposition: 'attachment', contentId: null, size: 10 }],
-    createdAt: at,
-  });
-  t.match(received, { email_id: 'r1', received_for: ['in@mail.example.com'], attachments: [{ id: 'a1', content_type: 'application/pdf', content_disposition: 'attachment', content_id: null, size: 10 }] });
-  t.notOk('html' in received || 'text' in received, 'bodies are not pushed');
-  t.same(automationRunEventData({ id: 'run1', automationId: 'au1', version: 2, contactId: 'c1', trigger: 'svc:contact.created', status: 'failed', error: { step_key: 'send', message: 'template missing' }, createdAt: at, endedAt: at }), {
-    object: 'automation_run',
-    id: 'run1',
-    automation_id: 'au1',
-    version: 2,
-    contact_id: 'c1',
-    trigger: 'svc:contact.created',
-    status: 'failed',
-    error: { step_key: 'send', message: 'template missing' },
-    created_at: '2026-11-23T10:00:00.000Z',
-    ended_at: '2026-11-23T10:00:00.000Z',
-  });
 });
