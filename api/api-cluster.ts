@@ -12,7 +12,8 @@ export type ClusterMessage =
   | { mailroom: 'invalidate-lookups' }
   | { mailroom: 'shutdown' };
 
-export const isClusterMessage = (value: unknown): value is ClusterMessage => typeof (value as { mailroom?: unknown })?.mailroom === 'string';
+export const isClusterMessage = (value: unknown): value is ClusterMessage =>
+  typeof (value as { mailroom?: unknown })?.mailroom === 'string';
 
 const RESTART_DELAY_MS = 1000;
 const STOP_TIMEOUT_MS = 15_000;
@@ -28,7 +29,9 @@ const STOP_TIMEOUT_MS = 15_000;
 export async function startApiCluster(runtime: Runtime): Promise<ApiServer> {
   const { config, logger } = runtime;
   assertClusterable(runtime);
-  const workerFile = fileURLToPath(new URL(`./api-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+  const workerFile = fileURLToPath(
+    new URL(`./api-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+  );
   cluster.setupPrimary({ exec: workerFile, execArgv: workerExecArgv(workerFile) });
 
   const workers = new Set<Worker>();
@@ -57,7 +60,10 @@ export async function startApiCluster(runtime: Runtime): Promise<ApiServer> {
         reject(new Error(`API worker ${worker.process.pid} exited before listening (${code ?? signal})`));
         if (closing) return;
         logger.error({ pid: worker.process.pid, code, signal }, 'API worker exited; starting another');
-        setTimeout(() => void fork().catch((err: unknown) => logger.error({ err }, 'API worker did not start')), RESTART_DELAY_MS).unref();
+        setTimeout(
+          () => void fork().catch((err: unknown) => logger.error({ err }, 'API worker did not start')),
+          RESTART_DELAY_MS,
+        ).unref();
       });
     });
 
@@ -85,14 +91,20 @@ export async function startApiCluster(runtime: Runtime): Promise<ApiServer> {
 /** Several workers share rate limits and data: the in-process store and SQLite cannot be shared. */
 function assertClusterable(runtime: Runtime): void {
   const { config } = runtime;
-  if (!config.redis.url) throw new ConfigError('Invalid configuration:\n  api.workers: more than 1 worker needs redis.url (rate limits are shared through Redis)');
-  if (runtime.db.dialect !== 'mysql') throw new ConfigError('Invalid configuration:\n  api.workers: more than 1 worker needs a MySQL database.url');
+  if (!config.redis.url)
+    throw new ConfigError(
+      'Invalid configuration:\n  api.workers: more than 1 worker needs redis.url (rate limits are shared through Redis)',
+    );
+  if (runtime.db.dialect !== 'mysql')
+    throw new ConfigError('Invalid configuration:\n  api.workers: more than 1 worker needs a MySQL database.url');
 }
 
 /** Workers run the same TypeScript sources through tsx, unless this process already loads it. */
 function workerExecArgv(workerFile: string): string[] {
   const hasTsx = process.execArgv.some((arg) => arg.includes('tsx'));
-  return workerFile.endsWith('.ts') && !hasTsx ? [...process.execArgv, '--import', import.meta.resolve('tsx')] : process.execArgv;
+  return workerFile.endsWith('.ts') && !hasTsx
+    ? [...process.execArgv, '--import', import.meta.resolve('tsx')]
+    : process.execArgv;
 }
 
 /** Asks every worker to drain and waits for it to exit; one that hangs is killed. */

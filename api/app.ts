@@ -4,6 +4,7 @@ import type { Services } from '../app/services.js';
 import type { Clock } from '../lib/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { AppError, ApplicationError, ServiceUnavailableError } from '../lib/errors.js';
+import { isDependencyDown } from '../db/errors.js';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import { relativePath, runPipeline, type RequestState } from './pipeline.js';
@@ -19,6 +20,8 @@ export type AppOptions = {
   clock: Clock;
   trustProxy: boolean;
   maxBodyBytes: number;
+  /** Told every answered request (metrics): the route template (or 'unmatched'), status and seconds. */
+  observe?: (method: string, route: string, status: number, seconds: number) => void;
 };
 
 /**
@@ -33,14 +36,28 @@ export function createApp(options: AppOptions): Koa {
   app.silent = true;
 
   // Tracking hosts (open pixel, click redirects) are answered before, and outside, the API.
-  app.use(trackingMiddleware({ services: options.services, routes: options.routes.filter((route) => route.surface === 'tracking'), logger: options.logger }));
+  app.use(
+    trackingMiddleware({
+      services: options.services,
+      routes: options.routes.filter((route) => route.surface === 'tracking'),
+      logger: options.logger,
+    }),
+  );
   app.use(async (ctx) => {
     const request: LoggedRequest = {
       started: performance.now(),
       startedAt: options.clock.now(),
       method: ctx.method,
       userAgent: ctx.get('user-agent') || undefined,
-      state: { requestId: newId(), path: relativePath(ctx.path), route: null, auth: null, rate: null, body: undefined, loggedStatus: null },
+      state: {
+        requestId: newId(),
+        path: relativePath(ctx.path),
+        route: null,
+        auth: null,
+        rate: null,
+        body: undefined,
+        loggedStatus: null,
+      },
     };
     const { state } = request;
     ctx.set('x-request-id', state.requestId);
@@ -49,7 +66,13 @@ export function createApp(options: AppOptions): Koa {
     try {
       // A request that changes data commits its log entry in its unit of work (latency then ends at that commit).
       const unit = options.services.units.begin();
-      result = await runPipeline(ctx, state, { router, services: options.services, readBody, unit, logInto: logInto.bind(null, options.services, request) });
+      result = await runPipeline(ctx, state, {
+        router,
+        services: options.services,
+        readBody,
+        unit,
+        logInto: logInto.bind(null, options.services, request),
+      });
     } catch (err) {
       // Whatever the unit held was not committed, its log entry included.
       state.loggedStatus = null;
@@ -57,20 +80,38 @@ export function createApp(options: AppOptions): Koa {
     }
     state.rate ??= await options.services.rateLimiter.take({ ip: ctx.ip }).catch(() => null);
     writeResult(ctx, result, state);
+    options.observe?.(
+      ctx.method,
+      state.route?.path ?? 'unmatched',
+      result.status,
+      (performance.now() - request.started) / 1000,
+    );
 
     // Unless the entry already committed with the handler's change and the answer is the one it
     // records; refusals for the rate limit are sampled (see shouldLogRateLimited).
-    if (state.auth && state.loggedStatus !== result.status && (result.status !== 429 || options.services.requestLogs.shouldLogRateLimited(state.auth.apiKey.id, Date.now()))) {
+    if (
+      state.auth &&
+      state.loggedStatus !== result.status &&
+      (result.status !== 429 || options.services.requestLogs.shouldLogRateLimited(state.auth.apiKey.id, Date.now()))
+    ) {
       await options.services.requestLogs
         .record(logRecord(request, result))
-        .catch((err: unknown) => options.logger.error({ err, requestId: state.requestId }, 'could not record request log'));
+        .catch((err: unknown) =>
+          options.logger.error({ err, requestId: state.requestId }, 'could not record request log'),
+        );
     }
   });
   return app;
 }
 
 /** What the request log needs of a request, gathered as it goes through. */
-type LoggedRequest = { started: number; startedAt: Date; method: string; userAgent: string | undefined; state: RequestState };
+type LoggedRequest = {
+  started: number;
+  startedAt: Date;
+  method: string;
+  userAgent: string | undefined;
+  state: RequestState;
+};
 
 // Module-level functions rather than closures per request: under tsx (esbuild's keepNames)
 // every named closure costs an Object.defineProperty.
@@ -99,23 +140,13 @@ function logInto(services: Services, request: LoggedRequest, unit: UnitOfWork, r
   services.requestLogs.writeInto(unit, logRecord(request, result));
 }
 
-const DEPENDENCY_DOWN = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR', 'SQLITE_BUSY', 'ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'ER_RECORD_FILE_FULL']);
-
-/**
- * Errors that mean "a dependency cannot serve now", not "this request is wrong": the database
- * unreachable or busy, or storage full (the spool's disk, SQLite's, MariaDB's). Nothing was
- * accepted, and the same request can succeed later: 503, retry with backoff.
- */
-function isDependencyDown(err: unknown): boolean {
-  const e = err as { name?: string; code?: string };
-  return e?.name === 'KnexTimeoutError' || DEPENDENCY_DOWN.has(e?.code ?? '');
-}
-
 function errorResult(err: unknown, state: RequestState, logger: Logger): RouteResult {
   if (err instanceof AppError) return { status: err.statusCode, body: err.toBody(), headers: err.headers };
   if (isDependencyDown(err)) {
     logger.error({ err, requestId: state.requestId }, 'dependency unavailable');
-    const error = new ServiceUnavailableError(`A dependency is unavailable; retry with backoff (request id ${state.requestId})`);
+    const error = new ServiceUnavailableError(
+      `A dependency is unavailable; retry with backoff (request id ${state.requestId})`,
+    );
     return { status: error.statusCode, body: error.toBody() };
   }
   logger.error({ err, requestId: state.requestId, path: state.path }, 'unexpected error');

@@ -6,7 +6,11 @@ type JsonSchema = Record<string, unknown>;
 
 /** JSON Schema (2020-12, what OpenAPI 3.1 uses) of the input side of a zod schema. */
 function jsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    reused: 'inline',
+  }) as JsonSchema;
   return rest;
 }
 
@@ -16,14 +20,24 @@ function openApiPath(path: string): string {
 
 function parameters(route: RouteDef): JsonSchema[] {
   const result: JsonSchema[] = [];
-  for (const [location, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [location, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) {
-      if (location === 'path') for (const name of route.path.match(/:([A-Za-z0-9_]+)/g) ?? []) result.push({ name: name.slice(1), in: 'path', required: true, schema: { type: 'string' } });
+      if (location === 'path')
+        for (const name of route.path.match(/:([A-Za-z0-9_]+)/g) ?? [])
+          result.push({ name: name.slice(1), in: 'path', required: true, schema: { type: 'string' } });
       continue;
     }
     const object = jsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(object.properties ?? {})) {
-      result.push({ name, in: location, required: location === 'path' || (object.required ?? []).includes(name), schema: property });
+      result.push({
+        name,
+        in: location,
+        required: location === 'path' || (object.required ?? []).includes(name),
+        schema: property,
+      });
     }
   }
   return result;
@@ -33,11 +47,18 @@ function responses(route: RouteDef): JsonSchema {
   const result: JsonSchema = {};
   for (const [status, response] of Object.entries(route.responses)) {
     const contentType = response.contentType ?? 'application/json';
-    result[status] = response.schema || response.contentType
-      ? { description: response.description, content: { [contentType]: { schema: response.schema ? jsonSchema(response.schema) : {} } } }
-      : { description: response.description };
+    result[status] =
+      response.schema || response.contentType
+        ? {
+            description: response.description,
+            content: { [contentType]: { schema: response.schema ? jsonSchema(response.schema) : {} } },
+          }
+        : { description: response.description };
   }
-  result.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  result.default = {
+    description: 'Error',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
   return result;
 }
 
@@ -54,15 +75,31 @@ function operation(route: RouteDef): JsonSchema {
   };
   if (route.surface === 'tracking') {
     op['x-svc-surface'] = 'tracking';
-    op.servers = [{ url: 'https://{tracking_host}', description: 'A tracking host (tracking.host, or a domain\'s tracking subdomain CNAMEd to it)', variables: { tracking_host: { default: 'track.example.com' } } }];
+    op.servers = [
+      {
+        url: 'https://{tracking_host}',
+        description: "A tracking host (tracking.host, or a domain's tracking subdomain CNAMEd to it)",
+        variables: { tracking_host: { default: 'track.example.com' } },
+      },
+    ];
   }
   if (route.idempotent) {
-    (op.parameters as JsonSchema[]).push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 256 } });
+    (op.parameters as JsonSchema[]).push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 256 },
+    });
   }
   if (route.body) {
     op.requestBody = {
       required: true,
-      content: { 'application/json': { schema: jsonSchema(route.body), ...(route.exampleBody !== undefined ? { example: route.exampleBody } : {}) } },
+      content: {
+        'application/json': {
+          schema: jsonSchema(route.body),
+          ...(route.exampleBody !== undefined ? { example: route.exampleBody } : {}),
+        },
+      },
     };
   }
   return op;
@@ -79,10 +116,15 @@ export function buildOpenApi(routes: RouteDef[], version: string): JsonSchema {
   return {
     openapi: '3.1.0',
     info: { title: 'Mailroom API', version: '1.0.0', 'x-mailroom-version': version },
-    servers: [{ url: '/', description: 'Base without prefix' }, { url: '/api/v1', description: 'Base with the /api/v1 prefix' }],
+    servers: [
+      { url: '/', description: 'Base without prefix' },
+      { url: '/api/v1', description: 'Base with the /api/v1 prefix' },
+    ],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_...) or OAuth access token (svco_...)' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_...) or OAuth access token (svco_...)' },
+      },
       schemas: { Error: jsonSchema(errorBodySchema) },
     },
   };

@@ -5,7 +5,15 @@ import type { RateDecision } from '../core/platform/rate-limit/rate-limiter.js';
 import type { Services } from '../app/services.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { crashPoint } from '../lib/crash-point.js';
-import { ForbiddenValidationError, MethodNotAllowedError, MissingApiKeyError, NotFoundError, RateLimitExceededError, RestrictedApiKeyError, InvalidPermissionError } from '../lib/errors.js';
+import {
+  ForbiddenValidationError,
+  MethodNotAllowedError,
+  MissingApiKeyError,
+  NotFoundError,
+  RateLimitExceededError,
+  RestrictedApiKeyError,
+  InvalidPermissionError,
+} from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
 import { queryObject, type ReadBody } from './request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
@@ -30,7 +38,8 @@ const NO_BODY: ReadBody = { parsed: {}, raw: '' };
 
 /** The request path relative to either base, without a trailing slash. */
 export function relativePath(path: string): string {
-  const stripped = path === API_V1_PREFIX || path.startsWith(`${API_V1_PREFIX}/`) ? path.slice(API_V1_PREFIX.length) : path;
+  const stripped =
+    path === API_V1_PREFIX || path.startsWith(`${API_V1_PREFIX}/`) ? path.slice(API_V1_PREFIX.length) : path;
   const trimmed = stripped.replace(/\/+$/, '');
   return trimmed === '' ? '/' : trimmed;
 }
@@ -56,7 +65,9 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
   const match = deps.router.match(ctx.method, state.path);
   if (match.kind === 'not_found') throw new NotFoundError('Route not found');
   if (match.kind === 'method_not_allowed') {
-    throw new MethodNotAllowedError(`Method ${ctx.method} is not allowed on this path`, { headers: { allow: match.allow.join(', ') } });
+    throw new MethodNotAllowedError(`Method ${ctx.method} is not allowed on this path`, {
+      headers: { allow: match.allow.join(', ') },
+    });
   }
   const route = match.route;
   state.route = route;
@@ -80,7 +91,15 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
     query: route.query ? parseInput(route.query, queryObject(ctx.URL.searchParams), 'query') : {},
     body: route.body ? parseInput(route.body, parsedBody, 'body') : undefined,
   };
-  const handlerContext: RouteContext<unknown, unknown, unknown> = { ...input, caller: state.auth as Caller, services: deps.services, requestId: state.requestId, clientIp: ctx.ip, headers: ctx.headers, unit: deps.unit };
+  const handlerContext: RouteContext<unknown, unknown, unknown> = {
+    ...input,
+    caller: state.auth as Caller,
+    services: deps.services,
+    requestId: state.requestId,
+    clientIp: ctx.ip,
+    headers: ctx.headers,
+    unit: deps.unit,
+  };
 
   const idempotencyKey = ctx.headers['idempotency-key'];
   if (!route.idempotent || idempotencyKey === undefined || !state.auth) {
@@ -120,14 +139,21 @@ function authorize(route: RouteDef, caller: Caller): void {
   if (route.permission === 'session' || route.permission === null) {
     throw new InvalidPermissionError('This route is not reachable with an API key');
   }
-  if (!hasScope(caller, route.scope)) throw new InvalidPermissionError(`This credential lacks the scope ${route.scope}`);
+  if (!hasScope(caller, route.scope))
+    throw new InvalidPermissionError(`This credential lacks the scope ${route.scope}`);
 }
 
 /**
  * Runs a keyed request once: the stored answer joins the request's unit of work, so it commits
  * with the rows it answers for (see IdempotencyService). A failure releases the key.
  */
-async function withIdempotency(deps: PipelineDeps, teamId: string, key: string, fingerprint: string, call: () => Promise<RouteResult>): Promise<RouteResult> {
+async function withIdempotency(
+  deps: PipelineDeps,
+  teamId: string,
+  key: string,
+  fingerprint: string,
+  call: () => Promise<RouteResult>,
+): Promise<RouteResult> {
   const { idempotency } = deps.services;
   const claim = await idempotency.claim(teamId, key, fingerprint);
   if (claim.kind === 'replay') {

@@ -39,7 +39,10 @@ export function jsonBodyReader(limit: number): (ctx: Context) => Promise<ReadBod
     if (!ctx.request.length && ctx.get('transfer-encoding') === '') return { parsed: {}, raw: '' };
     const type = ctx.get('content-type');
     if (type === '') ctx.req.headers['content-type'] = 'application/json';
-    else if (!ctx.is(['application/json', '+json'])) throw new ValidationError('Content-Type must be application/json', { errors: [{ path: '', message: 'body must be JSON' }] });
+    else if (!ctx.is(['application/json', '+json']))
+      throw new ValidationError('Content-Type must be application/json', {
+        errors: [{ path: '', message: 'body must be JSON' }],
+      });
     await parse(ctx, noop);
     const request = ctx.request as typeof ctx.request & { body?: unknown; rawBody?: string };
     const raw = request.rawBody ?? '';
@@ -55,13 +58,21 @@ function refusal(err: BodyError, limit: number): Error {
   if (err.type === 'entity.too.large') {
     // Connection: close makes Node end the connection once the answer is out (the rest of the
     // body is not read); without it the client would keep sending into a kept-alive connection.
-    return new ValidationError(`Request body is larger than ${limit} bytes`, { errors: [{ path: '', message: `must be at most ${limit} bytes` }], headers: { connection: 'close' } });
+    return new ValidationError(`Request body is larger than ${limit} bytes`, {
+      errors: [{ path: '', message: `must be at most ${limit} bytes` }],
+      headers: { connection: 'close' },
+    });
   }
   if (err instanceof SyntaxError || err.type === 'entity.parse.failed') {
-    return new ValidationError('Request body is not valid JSON', { errors: [{ path: '', message: 'is not valid JSON' }] });
+    return new ValidationError('Request body is not valid JSON', {
+      errors: [{ path: '', message: 'is not valid JSON' }],
+    });
   }
   const status = err.status ?? err.statusCode ?? 500;
-  if (status >= 400 && status < 500 && err.type !== 'request.aborted') return new ValidationError(`Request body could not be read: ${err.message}`, { errors: [{ path: '', message: err.message }] });
+  if (status >= 400 && status < 500 && err.type !== 'request.aborted')
+    return new ValidationError(`Request body could not be read: ${err.message}`, {
+      errors: [{ path: '', message: err.message }],
+    });
   return err;
 }
 
@@ -72,9 +83,12 @@ function assertDepth(value: unknown): void {
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
     if (depth > MAX_JSON_DEPTH) {
-      throw new ValidationError(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, { errors: [{ path: '', message: `arrays and objects may nest at most ${MAX_JSON_DEPTH} levels` }] });
+      throw new ValidationError(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+        errors: [{ path: '', message: `arrays and objects may nest at most ${MAX_JSON_DEPTH} levels` }],
+      });
     }
-    for (const child of Object.values(current as object)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Object.values(current as object))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
 }
 

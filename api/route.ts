@@ -81,8 +81,10 @@ export type RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySch
 
 export type RouteDef = RouteSpec<AnySchema, AnySchema, AnySchema>;
 
-export function defineRoute<P extends AnySchema = z.ZodObject, Q extends AnySchema = z.ZodObject, B extends AnySchema = z.ZodUnknown>(
-  spec: RouteSpec<P, Q, B>,
-): RouteDef {
+export function defineRoute<
+  P extends AnySchema = z.ZodObject,
+  Q extends AnySchema = z.ZodObject,
+  B extends AnySchema = z.ZodUnknown,
+>(spec: RouteSpec<P, Q, B>): RouteDef {
   return spec as unknown as RouteDef;
 }

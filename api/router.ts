@@ -50,7 +50,8 @@ function assertDeclared(routes: RouteDef[]): void {
     if (!('permission' in declared) || !PERMISSIONS.has(declared.permission as RouteDef['permission'])) {
       throw new Error(`route ${route.method} ${route.path} declares no permission: refusing to start`);
     }
-    if (!('scope' in declared)) throw new Error(`route ${route.method} ${route.path} declares no scope: refusing to start`);
+    if (!('scope' in declared))
+      throw new Error(`route ${route.method} ${route.path} declares no scope: refusing to start`);
     const key = `${route.method} ${route.path.replace(/:[^/]+/g, ':')}`;
     if (seen.has(key)) throw new Error(`route ${route.method} ${route.path} is declared twice`);
     seen.add(key);

@@ -10,19 +10,19 @@ export function uuidParam(description: string) {
     .describe(description);
 }
 
-export const errorBodySchema = z
-  .object({
-    statusCode: z.number().int(),
-    name: z.string(),
-    message: z.string(),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-    code: z.number().int().optional(),
-    claimable: z.boolean().optional(),
-    details: z.record(z.string(), z.unknown()).optional(),
-  });
+export const errorBodySchema = z.object({
+  statusCode: z.number().int(),
+  name: z.string(),
+  message: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  code: z.number().int().optional(),
+  claimable: z.boolean().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
 
 export function listSchema<T extends z.ZodType>(item: T) {
   return z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(item) });
 }
 
-export const deletedSchema = (object: string) => z.object({ object: z.literal(object), id: z.string(), deleted: z.literal(true) });
+export const deletedSchema = (object: string) =>
+  z.object({ object: z.literal(object), id: z.string(), deleted: z.literal(true) });

@@ -15,10 +15,14 @@ export type { ApiServer } from './api-server.types.js';
  * Starts the HTTP API on the configured host and port (0 picks a free port), in this process,
  * or with `api.workers` > 1 in that many worker processes (`worker` is set inside one of them).
  */
-export async function startApiServer(runtime: Runtime, options: { extraRoutes?: RouteDef[]; port?: number; worker?: boolean } = {}): Promise<ApiServer> {
+export async function startApiServer(
+  runtime: Runtime,
+  options: { extraRoutes?: RouteDef[]; port?: number; worker?: boolean } = {},
+): Promise<ApiServer> {
   const { config, services, logger, clock } = runtime;
   if (config.api.workers > 1 && !options.worker) {
-    if (options.extraRoutes || options.port !== undefined) throw new Error('extraRoutes and port apply to a single-process API only');
+    if (options.extraRoutes || options.port !== undefined)
+      throw new Error('extraRoutes and port apply to a single-process API only');
     return startApiCluster(runtime);
   }
   const app = createApp({
@@ -28,6 +32,10 @@ export async function startApiServer(runtime: Runtime, options: { extraRoutes?: 
     clock,
     trustProxy: config.api.trustProxy,
     maxBodyBytes: config.api.maxBodyBytes,
+    observe: (method, route, status, seconds) => {
+      runtime.metrics.apiRequestSeconds.observe({ method, route, status: String(status) }, seconds);
+      if (status === 429) runtime.metrics.rateLimited.inc();
+    },
   });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;

@@ -9,7 +9,22 @@ import { availableParallelism } from 'node:os';
 export const machineCeilingPerSecond = (cpuMsPerItem: number) => (availableParallelism() * 1000) / cpuMsPerItem;
 
 /** Postfix's daemons and helpers (their process names), whose CPU is Postfix's side of a run. */
-export const POSTFIX_PROCESSES = ['master', 'qmgr', 'smtp', 'scache', 'postlogd', 'trivial-rewrite', 'cleanup', 'pickup', 'smtpd', 'anvil', 'tlsmgr', 'proxymap', 'bounce', 'postdrop'];
+export const POSTFIX_PROCESSES = [
+  'master',
+  'qmgr',
+  'smtp',
+  'scache',
+  'postlogd',
+  'trivial-rewrite',
+  'cleanup',
+  'pickup',
+  'smtpd',
+  'anvil',
+  'tlsmgr',
+  'proxymap',
+  'bounce',
+  'postdrop',
+];
 
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -20,7 +35,10 @@ const TICKS_PER_SECOND = 100;
  * and go in between are missed; Postfix's daemons stay up for the run).
  */
 export function cpuSeconds(names: string[]): number {
-  return ticksOf(readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)), new Set(names));
+  return ticksOf(
+    readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)),
+    new Set(names),
+  );
 }
 
 /** The same for the given process ids (a benchmark's own child processes). */

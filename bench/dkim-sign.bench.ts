@@ -24,8 +24,14 @@ class ReparsingKeyCache extends DkimKeyCache {
 }
 
 function signingKey(algorithm: 'rsa' | 'ed25519'): DkimSigningKey {
-  const pair = algorithm === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ed25519');
-  return { domain: 'bench.test', selector: `bench-${algorithm}`, algorithm, privateKeyPem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  const pair =
+    algorithm === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ed25519');
+  return {
+    domain: 'bench.test',
+    selector: `bench-${algorithm}`,
+    algorithm,
+    privateKeyPem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
 }
 
 function message(bytes: number): Buffer {
@@ -68,7 +74,14 @@ async function compare<K extends string>(cases: Record<K, () => unknown>): Promi
 }
 
 function mailauthSign(body: Buffer, key: DkimSigningKey) {
-  const signatureData = [{ signingDomain: key.domain, selector: key.selector, privateKey: key.privateKeyPem, algorithm: key.algorithm === 'rsa' ? 'rsa-sha256' : 'ed25519-sha256' }];
+  const signatureData = [
+    {
+      signingDomain: key.domain,
+      selector: key.selector,
+      privateKey: key.privateKeyPem,
+      algorithm: key.algorithm === 'rsa' ? 'rsa-sha256' : 'ed25519-sha256',
+    },
+  ];
   return dkimSign(body, { canonicalization: 'relaxed/relaxed', signatureData } as never);
 }
 
@@ -77,7 +90,9 @@ const cached = new DkimSigner();
 const reparsing = new DkimSigner({ keyCache: new ReparsingKeyCache() });
 const fmt = (n: number) => n.toFixed(0).padStart(8);
 
-console.log(`DKIM signing, signatures/s, median of ${ROUNDS} interleaved rounds of ${ROUND_MS} ms (node ${process.version})`);
+console.log(
+  `DKIM signing, signatures/s, median of ${ROUNDS} interleaved rounds of ${ROUND_MS} ms (node ${process.version})`,
+);
 console.log('size    algorithm        cached  re-parse   ratio  mailauth  cached/mailauth');
 for (const size of [4 * 1024, 50 * 1024]) {
   const body = message(size);
@@ -89,9 +104,13 @@ for (const size of [4 * 1024, 50 * 1024]) {
     });
     const label = `${String(size / 1024).padStart(2)} KB   ${key.algorithm.padEnd(9)}`;
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2).padStart(5)}x`;
-    console.log(`${label}  ${fmt(result.cached)}  ${fmt(result.reparsed)}  ${ratio(result.cached, result.reparsed)}  ${fmt(result.mailauth)}  ${ratio(result.cached, result.mailauth)}`);
+    console.log(
+      `${label}  ${fmt(result.cached)}  ${fmt(result.reparsed)}  ${ratio(result.cached, result.reparsed)}  ${fmt(result.mailauth)}  ${ratio(result.cached, result.mailauth)}`,
+    );
   }
   const both = await compare({ both: () => cached.sign(body, keys) });
-  console.log(`${String(size / 1024).padStart(2)} KB   rsa+ed25519 in one message, cached: ${both.both.toFixed(0)} messages/s (${(both.both * 2).toFixed(0)} signatures/s)`);
+  console.log(
+    `${String(size / 1024).padStart(2)} KB   rsa+ed25519 in one message, cached: ${both.both.toFixed(0)} messages/s (${(both.both * 2).toFixed(0)} signatures/s)`,
+  );
 }
 console.log('key cache:', cached.keyCache.stats());

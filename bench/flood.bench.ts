@@ -31,6 +31,7 @@ const env: Record<string, string> = {
   MAILROOM_DATA_DIR: dataDir,
   MAILROOM_DATABASE_URL: `${SERVER}/${database}`,
   MAILROOM_API_PORT: '0',
+  MAILROOM_METRICS_PORT: '0',
   MAILROOM_API_WORKERS: '1',
   MAILROOM_DNS_SERVERS: '127.0.0.1:1',
   MAILROOM_RATE_LIMIT_PER_SECOND: '10',
@@ -42,21 +43,40 @@ async function main(): Promise<void> {
   const api = await startMailroomProcess(env);
   let cpuBefore = 0;
   try {
-    const result = await postLoadInChild({ url: `${api.url}/emails`, headers: { 'user-agent': 'flood', authorization: `Bearer ${token}` }, total: TOTAL, concurrency: CONCURRENCY, warmup: WARMUP }, () => {
-      cpuBefore = cpuSecondsOfPids([api.pid]);
-    });
+    const result = await postLoadInChild(
+      {
+        url: `${api.url}/emails`,
+        headers: { 'user-agent': 'flood', authorization: `Bearer ${token}` },
+        total: TOTAL,
+        concurrency: CONCURRENCY,
+        warmup: WARMUP,
+      },
+      () => {
+        cpuBefore = cpuSecondsOfPids([api.pid]);
+      },
+    );
     const serverMs = ((cpuSecondsOfPids([api.pid]) - cpuBefore) * 1000) / TOTAL;
     const refused = result.statuses[429] ?? 0;
     const db = await mysql.createConnection({ uri: `${SERVER}/${database}` });
-    const [rows] = (await db.query('SELECT response_status AS status, COUNT(*) AS n FROM request_logs GROUP BY response_status')) as unknown as [Array<{ status: number; n: number }>];
+    const [rows] = (await db.query(
+      'SELECT response_status AS status, COUNT(*) AS n FROM request_logs GROUP BY response_status',
+    )) as unknown as [Array<{ status: number; n: number }>];
     await db.end();
     const logged = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-    console.log(`flood: ${TOTAL} requests after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, limit 10/s, ${REDIS ? 'Redis' : 'in-process'} rate-limit store, MariaDB`);
+    console.log(
+      `flood: ${TOTAL} requests after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, limit 10/s, ${REDIS ? 'Redis' : 'in-process'} rate-limit store, MariaDB`,
+    );
     console.log(`answers: ${JSON.stringify(result.statuses)} in ${result.seconds.toFixed(2)} s`);
-    console.log(`refusals per second: ${Math.round(refused / result.seconds)} (all answers ${Math.round(result.perSecond)}/s)`);
-    console.log(`API process CPU per request: ${serverMs.toFixed(3)} ms, so one core answers ${Math.round(1000 / serverMs)} refusals/s (goal ${GOAL}: ${1000 / serverMs >= GOAL ? 'met' : 'not met'})`);
+    console.log(
+      `refusals per second: ${Math.round(refused / result.seconds)} (all answers ${Math.round(result.perSecond)}/s)`,
+    );
+    console.log(
+      `API process CPU per request: ${serverMs.toFixed(3)} ms, so one core answers ${Math.round(1000 / serverMs)} refusals/s (goal ${GOAL}: ${1000 / serverMs >= GOAL ? 'met' : 'not met'})`,
+    );
     console.log(`load generator CPU per request: ${((result.clientCpuSeconds * 1000) / TOTAL).toFixed(3)} ms`);
-    console.log(`request log rows, whole run including warm-up: ${JSON.stringify(logged)} (429s: at most one per key per second)`);
+    console.log(
+      `request log rows, whole run including warm-up: ${JSON.stringify(logged)} (429s: at most one per key per second)`,
+    );
   } finally {
     await api.stop();
     const admin = await mysql.createConnection({ uri: `${SERVER}/` });

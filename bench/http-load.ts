@@ -1,7 +1,13 @@
 import { Agent, request } from 'node:http';
 
 /** Fires `total` POSTs with `concurrency` in flight over keep-alive; returns sends per second. */
-export async function postLoad(url: string, headers: Record<string, string>, body: (i: number) => unknown, total: number, concurrency: number) {
+export async function postLoad(
+  url: string,
+  headers: Record<string, string>,
+  body: (i: number) => unknown,
+  total: number,
+  concurrency: number,
+) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   let next = 0;
@@ -11,7 +17,14 @@ export async function postLoad(url: string, headers: Record<string, string>, bod
     new Promise<void>((resolve) => {
       const payload = JSON.stringify(body(i));
       const req = request(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
         (res) => {
           statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1);
           if (res.statusCode !== 200) failed++;

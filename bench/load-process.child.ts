@@ -8,7 +8,8 @@ import type { LoadRequest } from './load-process.js';
 
 process.once('message', (request: LoadRequest) => {
   void (async () => {
-    if (request.warmup > 0) await postLoad(request.url, request.headers, benchMessage, request.warmup, request.concurrency);
+    if (request.warmup > 0)
+      await postLoad(request.url, request.headers, benchMessage, request.warmup, request.concurrency);
     // The parent reads the server's CPU time from here on (the measured run alone).
     await new Promise<void>((resolve) => process.send!({ warmedUp: true }, () => resolve()));
     const cpuBefore = process.cpuUsage();

@@ -2,7 +2,13 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { postLoad } from './http-load.js';
 
-export type LoadRequest = { url: string; headers: Record<string, string>; total: number; concurrency: number; warmup: number };
+export type LoadRequest = {
+  url: string;
+  headers: Record<string, string>;
+  total: number;
+  concurrency: number;
+  warmup: number;
+};
 /** The measured run, and the load generator's CPU time (user + system, seconds) over it. */
 export type LoadResult = Awaited<ReturnType<typeof postLoad>> & { clientCpuSeconds: number };
 
@@ -12,7 +18,10 @@ export type LoadResult = Awaited<ReturnType<typeof postLoad>> & { clientCpuSecon
  * the warm-up is over, before the measured requests start.
  */
 export function postLoadInChild(request: LoadRequest, onMeasuredStart: () => void = () => {}): Promise<LoadResult> {
-  const child = fork(fileURLToPath(new URL('./load-process.child.ts', import.meta.url)), [], { execArgv: ['--import', import.meta.resolve('tsx')], stdio: 'inherit' });
+  const child = fork(fileURLToPath(new URL('./load-process.child.ts', import.meta.url)), [], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    stdio: 'inherit',
+  });
   return new Promise((resolve, reject) => {
     child.on('message', (message) => {
       if ((message as { warmedUp?: boolean }).warmedUp) onMeasuredStart();

@@ -42,21 +42,32 @@ const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SINK_HOST = '127.0.0.10';
 const EGRESS = '127.0.0.2';
 
-type Sample = { size: number; bytes: number; mailroom: number; postfix: number; mailroomCpuMs: number; postfixCpuMs: number };
+type Sample = {
+  size: number;
+  bytes: number;
+  mailroom: number;
+  postfix: number;
+  mailroomCpuMs: number;
+  postfixCpuMs: number;
+};
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const spread = (values: number[], digits = 0) => `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
+const spread = (values: number[], digits = 0) =>
+  `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
 const perMessageMs = (cpuSeconds: number) => (cpuSeconds * 1000) / TOTAL;
 const CORES = availableParallelism();
 /** Mailroom's rate with every core busy at its measured CPU per message, over Postfix's rate. */
 const ceilingRatio = (s: Sample) => machineCeilingPerSecond(s.mailroomCpuMs) / s.postfix;
 
 /** Postfix's run: queued on hold (not timed), then timed from the release until the sink has every message. */
-async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<{ seconds: number; cpu: { postfix: number; sink: number } }> {
+async function postfix(
+  messages: BenchMessage[],
+  sink: SinkProcess,
+): Promise<{ seconds: number; cpu: { postfix: number; sink: number } }> {
   const relay = await PostfixRelay.start(mkdtempSync(join(tmpdir(), 'mailroom-bench-postfix-')), sink, EGRESS, MODE);
   try {
     await warmUpPostfix(relay, messages.slice(0, WARMUP), sink);
@@ -67,10 +78,16 @@ async function postfix(messages: BenchMessage[], sink: SinkProcess): Promise<{ s
     await relay.release();
     await sink.waitFor(before + messages.length);
     const seconds = (performance.now() - started) / 1000;
-    const cpu = { postfix: cpuSeconds(POSTFIX_PROCESSES) - cpuBefore.postfix, sink: cpuSeconds(['smtp-sink']) - cpuBefore.sink };
+    const cpu = {
+      postfix: cpuSeconds(POSTFIX_PROCESSES) - cpuBefore.postfix,
+      sink: cpuSeconds(['smtp-sink']) - cpuBefore.sink,
+    };
     await relay.waitEmpty();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    if (sink.received - before !== messages.length) throw new Error(`Postfix run is not valid: the sink received ${sink.received - before} messages for ${messages.length}`);
+    if (sink.received - before !== messages.length)
+      throw new Error(
+        `Postfix run is not valid: the sink received ${sink.received - before} messages for ${messages.length}`,
+      );
     return { seconds, cpu };
   } finally {
     await relay.stop();
@@ -93,7 +110,14 @@ async function warmUpPostfix(relay: PostfixRelay, messages: BenchMessage[], sink
 
 /** One size, one round: accept in Mailroom, then time both (alternating which goes first). */
 async function measure(round: number, size: number, sink: SinkProcess, dns: TestDnsServer): Promise<Sample> {
-  const mailroom = await MailroomBench.start({ server: SERVER, redis: REDIS, dns: dns.address, sink, egress: EGRESS, label: `${round}_${size}` });
+  const mailroom = await MailroomBench.start({
+    server: SERVER,
+    redis: REDIS,
+    dns: dns.address,
+    sink,
+    egress: EGRESS,
+    label: `${round}_${size}`,
+  });
   try {
     if (PROCESSES === 0) await mailroom.warmUp(WARMUP, bodyOfSize(size));
     const messages = await mailroom.accept(TOTAL, bodyOfSize(size));
@@ -103,7 +127,8 @@ async function measure(round: number, size: number, sink: SinkProcess, dns: Test
     const result = await mailroom.deliver(TOTAL, PROCESSES);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const problems = await mailroom.verify(TOTAL);
-    if (sink.received - before !== TOTAL) problems.push(`the sink received ${sink.received - before} messages for ${TOTAL}`);
+    if (sink.received - before !== TOTAL)
+      problems.push(`the sink received ${sink.received - before} messages for ${TOTAL}`);
     if (result.signedKeyBits !== 2048) problems.push(`signing key: RSA ${result.signedKeyBits} bits`);
     if (problems.length > 0) throw new Error(`Mailroom run is not valid: ${problems.join('; ')}`);
     const { seconds, cpu } = other ?? (await postfix(messages, sink));
@@ -128,7 +153,9 @@ async function measure(round: number, size: number, sink: SinkProcess, dns: Test
 
 async function conditions(): Promise<string> {
   const admin = await mysql.createConnection({ uri: `${SERVER}/` });
-  const [flush] = (await admin.query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as unknown as [Array<{ Value: string }>];
+  const [flush] = (await admin.query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as unknown as [
+    Array<{ Value: string }>,
+  ];
   const [version] = (await admin.query('SELECT VERSION() AS v')) as unknown as [Array<{ v: string }>];
   await admin.end();
   const postfixVersion = execFileSync('/usr/sbin/postconf', ['-d', '-h', 'mail_version'], { encoding: 'utf8' }).trim();
@@ -149,12 +176,16 @@ async function conditions(): Promise<string> {
 const sink = await SinkProcess.start(SINK_HOST);
 process.on('exit', () => void sink.stop());
 const dns = await TestDnsServer.start();
-dns.add({ type: 'MX', name: 'sink.test', exchange: 'mx.sink.test', priority: 10 }, { type: 'A', name: 'mx.sink.test', address: SINK_HOST });
+dns.add(
+  { type: 'MX', name: 'sink.test', exchange: 'mx.sink.test', priority: 10 },
+  { type: 'A', name: 'mx.sink.test', address: SINK_HOST },
+);
 try {
   ensurePostfix();
   console.log(await conditions());
   const samples: Sample[] = [];
-  for (let round = 1; round <= ROUNDS; round++) for (const size of SIZES) samples.push(await measure(round, size, sink, dns));
+  for (let round = 1; round <= ROUNDS; round++)
+    for (const size of SIZES) samples.push(await measure(round, size, sink, dns));
   console.log(
     '\n| size | N | Mailroom msgs/s | Postfix msgs/s | ratio Mailroom/Postfix | CPU ms/msg Mailroom (with MariaDB, sink) | CPU ms/msg Postfix (with sink) | ceiling ratio, all cores busy |',
   );
@@ -165,14 +196,22 @@ try {
     const cell = (values: number[], digits = 0) => `${median(values).toFixed(digits)} (${spread(values, digits)})`;
     console.log(
       `| ${(median(of.map((s) => s.bytes)) / 1024).toFixed(1)} KB | ${TOTAL} | ${cell(of.map((s) => s.mailroom))} | ${cell(of.map((s) => s.postfix))} | ${cell(ratios, 2)} ` +
-        `| ${cell(of.map((s) => s.mailroomCpuMs), 2)} | ${cell(of.map((s) => s.postfixCpuMs), 2)} | ${cell(of.map(ceilingRatio), 2)} |`,
+        `| ${cell(
+          of.map((s) => s.mailroomCpuMs),
+          2,
+        )} | ${cell(
+          of.map((s) => s.postfixCpuMs),
+          2,
+        )} | ${cell(of.map(ceilingRatio), 2)} |`,
     );
   }
   console.log(
     `ceiling: the messages per second ${CORES} cores could deliver at Mailroom's CPU per message (with MariaDB's and the sink's) if every core did nothing else, ` +
-      'over Postfix\'s measured rate; only less CPU per message raises it, not more processes or connections',
+      "over Postfix's measured rate; only less CPU per message raises it, not more processes or connections",
   );
-  console.log(`medians of ${ROUNDS} round(s); in parentheses the lowest and highest round. CPU: user + system time of the processes during the timed run (MariaDB's includes any other client it served meanwhile)`);
+  console.log(
+    `medians of ${ROUNDS} round(s); in parentheses the lowest and highest round. CPU: user + system time of the processes during the timed run (MariaDB's includes any other client it served meanwhile)`,
+  );
 } finally {
   await dns.close();
   await sink.stop();

@@ -25,7 +25,9 @@ const RATE = process.env.RATE ? Number(process.env.RATE) : undefined;
 const WARMUP = 500;
 
 const { mta } = loadConfig({ MAILROOM_CONFIG: '', MAILROOM_ENV: 'test' });
-const message = Buffer.from(`From: bench@example.test\r\nTo: rcpt@sink.test\r\nSubject: floor\r\nMessage-ID: <floor@example.test>\r\n\r\n${bodyOfSize(SIZE)}\r\n`);
+const message = Buffer.from(
+  `From: bench@example.test\r\nTo: rcpt@sink.test\r\nSubject: floor\r\nMessage-ID: <floor@example.test>\r\n\r\n${bodyOfSize(SIZE)}\r\n`,
+);
 
 const sink = await SinkProcess.start('127.0.0.10');
 try {
@@ -57,7 +59,8 @@ try {
         while (left > 0) {
           left--;
           const result = await session.send({ from: 'bounce@example.test', to: ['rcpt@sink.test'] }, message);
-          if (result.kind !== 'sent' || result.accepted.length !== 1) throw new Error(`the sink refused a message: ${JSON.stringify(result)}`);
+          if (result.kind !== 'sent' || result.accepted.length !== 1)
+            throw new Error(`the sink refused a message: ${JSON.stringify(result)}`);
           // The worker keeps each attempt's transcript; taking it is part of the cost.
           session.transcript.take();
         }
@@ -78,10 +81,17 @@ try {
   const signatureMs = rsaSignatureMs();
   for (const session of sessions) session.close();
 
-  console.log(`${N} messages of ${message.length} bytes over ${CONNECTIONS} connections: ${(N / seconds).toFixed(0)}/s`);
-  console.log(`CPU ms per message: SMTP client (SmtpSession, nodemailer) ${smtpClientMs.toFixed(2)}, sink ${sinkMs.toFixed(2)}, one RSA-2048 signature ${signatureMs.toFixed(2)}`);
+  console.log(
+    `${N} messages of ${message.length} bytes over ${CONNECTIONS} connections: ${(N / seconds).toFixed(0)}/s`,
+  );
+  console.log(
+    `CPU ms per message: SMTP client (SmtpSession, nodemailer) ${smtpClientMs.toFixed(2)}, sink ${sinkMs.toFixed(2)}, one RSA-2048 signature ${signatureMs.toFixed(2)}`,
+  );
   console.log(`sum, before any queue, database or other work: ${(smtpClientMs + sinkMs + signatureMs).toFixed(2)} ms`);
-  if (RATE) console.log(`machine budget at ${RATE}/s with all ${availableParallelism()} cores busy: ${((availableParallelism() * 1000) / RATE).toFixed(2)} ms per message`);
+  if (RATE)
+    console.log(
+      `machine budget at ${RATE}/s with all ${availableParallelism()} cores busy: ${((availableParallelism() * 1000) / RATE).toFixed(2)} ms per message`,
+    );
 } finally {
   await sink.stop();
 }

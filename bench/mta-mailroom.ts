@@ -55,7 +55,17 @@ export class MailroomBench {
     const file = join(dataDir, 'mailroom.json');
     // Everything else is the default configuration (concurrency, per-destination connections,
     // lease, poll), unless BENCH_MTA_CONFIG overrides some of the mta section for an experiment.
-    writeFileSync(file, JSON.stringify({ mta: { ...benchMtaOverrides(), hostname: 'mta.bench.test', port: setup.sink.port, regions: { 'us-east-1': { ips: [{ address: setup.egress, helo: 'out.bench.test' }] } } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mta: {
+          ...benchMtaOverrides(),
+          hostname: 'mta.bench.test',
+          port: setup.sink.port,
+          regions: { 'us-east-1': { ips: [{ address: setup.egress, helo: 'out.bench.test' }] } },
+        },
+      }),
+    );
     const env: Record<string, string> = {
       MAILROOM_CONFIG: file,
       MAILROOM_ENV: 'test',
@@ -66,7 +76,9 @@ export class MailroomBench {
       MAILROOM_DNS_SERVERS: setup.dns,
     };
     const config = loadConfig(env);
-    const runtime = await createRuntime(config, { logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'warn', { fd: 2 }) });
+    const runtime = await createRuntime(config, {
+      logger: createLogger(process.env.BENCH_LOG_LEVEL ?? 'warn', { fd: 2 }),
+    });
     const team = await runtime.services.teams.create({ name: 'Bench', planCode: 'unlimited' });
     await runtime.services.teams.setTier(team.id, 2);
     const view = await runtime.services.domains.create(team, createDomainSchema.parse({ name: 'bench.test' }));
@@ -84,13 +96,24 @@ export class MailroomBench {
     const sender = async () => {
       while (next < total) {
         const i = next++;
-        const input = sendEmailSchema.parse({ from: 'Bench <bench@bench.test>', to: [`${prefix}${i}@sink.test`], subject: `MTA benchmark message ${prefix}${i}`, text });
+        const input = sendEmailSchema.parse({
+          from: 'Bench <bench@bench.test>',
+          to: [`${prefix}${i}@sink.test`],
+          subject: `MTA benchmark message ${prefix}${i}`,
+          text,
+        });
         emails[i] = await services.emailAcceptance.accept(auth, input);
       }
     };
     await Promise.all(Array.from({ length: SENDERS }, sender));
     const domain = (await services.domains.repository.findById(emails[0]!.domainId))!;
-    return Promise.all(emails.map(async (email) => ({ from: returnPath(email, domain), to: email.to[0]!, mime: (await services.emails.mime(email))! })));
+    return Promise.all(
+      emails.map(async (email) => ({
+        from: returnPath(email, domain),
+        to: email.to[0]!,
+        mime: (await services.emails.mime(email))!,
+      })),
+    );
   }
 
   /**
@@ -122,13 +145,19 @@ export class MailroomBench {
       // The sink's counter says when the last message arrived; only then ask the database.
       await withTimeout(this.setup.sink.waitFor(before + total), timeoutMs, 'the sink to receive every message');
       for (;;) {
-        const [row] = (await knex('deliveries').where({ state: 'delivered' }).count({ n: '*' })) as Array<{ n: number | string }>;
+        const [row] = (await knex('deliveries').where({ state: 'delivered' }).count({ n: '*' })) as Array<{
+          n: number | string;
+        }>;
         if (Number(row?.n) >= this.baseline.delivered + total) break;
         if (performance.now() - started > timeoutMs) throw new Error('timed out waiting for every delivery to settle');
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       const seconds = (performance.now() - started) / 1000;
-      const cpu = { mta: worker.cpuSeconds() - mta, database: cpuSeconds(['mariadbd', 'mysqld']) - database, sink: cpuSeconds(['smtp-sink']) - sink };
+      const cpu = {
+        mta: worker.cpuSeconds() - mta,
+        database: cpuSeconds(['mariadbd', 'mysqld']) - database,
+        sink: cpuSeconds(['smtp-sink']) - sink,
+      };
       return { seconds, signedKeyBits: keyBits(keys), cpu };
     } finally {
       await worker.stop();
@@ -139,17 +168,29 @@ export class MailroomBench {
   async verify(total: number): Promise<string[]> {
     const problems: string[] = [];
     const now = await this.counts();
-    if (now.delivered - this.baseline.delivered !== total || now.other !== 0) problems.push(`deliveries by state: ${JSON.stringify(now.states)} (${this.baseline.delivered} delivered before the run)`);
-    if (now.attempts - this.baseline.attempts !== total) problems.push(`${now.attempts - this.baseline.attempts} attempts for ${total} deliveries`);
+    if (now.delivered - this.baseline.delivered !== total || now.other !== 0)
+      problems.push(
+        `deliveries by state: ${JSON.stringify(now.states)} (${this.baseline.delivered} delivered before the run)`,
+      );
+    if (now.attempts - this.baseline.attempts !== total)
+      problems.push(`${now.attempts - this.baseline.attempts} attempts for ${total} deliveries`);
     return problems;
   }
 
   /** Delivered deliveries and attempts so far (a run is checked by what it added). */
   private baseline = { delivered: 0, attempts: 0 };
 
-  private async counts(): Promise<{ delivered: number; other: number; attempts: number; states: Array<{ state: string; n: number | string }> }> {
+  private async counts(): Promise<{
+    delivered: number;
+    other: number;
+    attempts: number;
+    states: Array<{ state: string; n: number | string }>;
+  }> {
     const { knex } = this.runtime.db;
-    const states = (await knex('deliveries').select('state').count({ n: '*' }).groupBy('state')) as Array<{ state: string; n: number | string }>;
+    const states = (await knex('deliveries').select('state').count({ n: '*' }).groupBy('state')) as Array<{
+      state: string;
+      n: number | string;
+    }>;
     const [attempts] = (await knex('delivery_attempts').count({ n: '*' })) as Array<{ n: number | string }>;
     const delivered = Number(states.find((s) => s.state === 'delivered')?.n ?? 0);
     const all = states.reduce((sum, s) => sum + Number(s.n), 0);
@@ -170,7 +211,8 @@ export function benchMtaOverrides(): Record<string, unknown> {
   const raw = process.env.BENCH_MTA_CONFIG;
   if (!raw) return {};
   const parsed: unknown = JSON.parse(raw);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('BENCH_MTA_CONFIG must be a JSON object (keys of the mta section)');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('BENCH_MTA_CONFIG must be a JSON object (keys of the mta section)');
   return parsed as Record<string, unknown>;
 }
 
@@ -193,5 +235,8 @@ function keyBits(keys: Array<{ algorithm: string; privateKeyPem: string }>): num
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([promise, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

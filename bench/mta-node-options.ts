@@ -8,5 +8,7 @@ export const MTA_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
 
 /** Those of MTA_NODE_OPTIONS this process was not started with (listed with the conditions). */
 export function missingMtaNodeOptions(): string[] {
-  return MTA_NODE_OPTIONS.filter((option) => !process.execArgv.includes(option) && !(process.env.NODE_OPTIONS ?? '').split(/\s+/).includes(option));
+  return MTA_NODE_OPTIONS.filter(
+    (option) => !process.execArgv.includes(option) && !(process.env.NODE_OPTIONS ?? '').split(/\s+/).includes(option),
+  );
 }

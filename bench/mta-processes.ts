@@ -28,7 +28,10 @@ export async function startMtaProcesses(count: number, env: Record<string, strin
   try {
     await Promise.all(
       Array.from({ length: count }, () => {
-        const child = spawn(process.execPath, [...nodeArgs, BIN, 'mta'], { env: { ...process.env, ...env, MAILROOM_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, [...nodeArgs, BIN, 'mta'], {
+          env: { ...process.env, ...env, MAILROOM_LOG_LEVEL: 'info' },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         children.push(child);
         return new Promise<void>((resolve, reject) => {
           createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -38,7 +41,9 @@ export async function startMtaProcesses(count: number, env: Record<string, strin
               resolve();
             } else if ((entry.level ?? 0) >= 50) process.stderr.write(`${line}\n`);
           });
-          child.once('exit', (code, signal) => reject(new Error(`mailroom mta exited before starting (${code ?? signal})`)));
+          child.once('exit', (code, signal) =>
+            reject(new Error(`mailroom mta exited before starting (${code ?? signal})`)),
+          );
         });
       }),
     );

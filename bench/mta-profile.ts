@@ -21,7 +21,10 @@ const PROFILE = process.env.PROFILE;
 
 const sink = await SinkProcess.start('127.0.0.10');
 const dns = await TestDnsServer.start();
-dns.add({ type: 'MX', name: 'sink.test', exchange: 'mx.sink.test', priority: 10 }, { type: 'A', name: 'mx.sink.test', address: '127.0.0.10' });
+dns.add(
+  { type: 'MX', name: 'sink.test', exchange: 'mx.sink.test', priority: 10 },
+  { type: 'A', name: 'mx.sink.test', address: '127.0.0.10' },
+);
 const bench = await MailroomBench.start({
   server: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306',
   redis: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -51,9 +54,14 @@ try {
     inspector.disconnect();
   }
   const ms = (seconds: number) => ((seconds * 1000) / N).toFixed(2);
-  console.log(`${N} x ${SIZE} bytes: ${(N / result.seconds).toFixed(0)} msgs/s; CPU ms/msg: mta ${ms(result.cpu.mta)}, MariaDB ${ms(result.cpu.database)}, sink ${ms(result.cpu.sink)}`);
-  console.log(`statements of this process (${PROCESSES > 0 ? 'the mta processes are not counted' : 'worker included'}):`);
-  for (const [sql, count] of [...statements].sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(6)}  ${sql}`);
+  console.log(
+    `${N} x ${SIZE} bytes: ${(N / result.seconds).toFixed(0)} msgs/s; CPU ms/msg: mta ${ms(result.cpu.mta)}, MariaDB ${ms(result.cpu.database)}, sink ${ms(result.cpu.sink)}`,
+  );
+  console.log(
+    `statements of this process (${PROCESSES > 0 ? 'the mta processes are not counted' : 'worker included'}):`,
+  );
+  for (const [sql, count] of [...statements].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${String(count).padStart(6)}  ${sql}`);
 } finally {
   await bench.close();
   await dns.close();

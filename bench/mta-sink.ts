@@ -11,7 +11,11 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * dpkg -x into .cache/postfix, once): only the package is unpacked, nothing is installed.
  */
 export function smtpSinkPath(): string {
-  return execFileSync('bash', [join(ROOT, 'scripts/fetch-smtp-sink.sh')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  return execFileSync('bash', [join(ROOT, 'scripts/fetch-smtp-sink.sh')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }
 
 /**
@@ -24,7 +28,11 @@ export class SinkProcess {
   received = 0;
   private waiters: Array<{ count: number; resolve: () => void }> = [];
 
-  private constructor(private readonly child: ChildProcess, readonly host: string, readonly port: number) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly host: string,
+    readonly port: number,
+  ) {
     let pending = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       pending += chunk;

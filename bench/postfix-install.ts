@@ -9,9 +9,16 @@ import { existsSync } from 'node:fs';
 export function ensurePostfix(): void {
   if (existsSync('/usr/sbin/postfix')) return;
   console.log('postfix is not installed: installing it from the Debian packages (apt-get install postfix)');
-  execFileSync('debconf-set-selections', { input: 'postfix postfix/main_mailer_type select No configuration\n', stdio: ['pipe', 'inherit', 'inherit'] });
+  execFileSync('debconf-set-selections', {
+    input: 'postfix postfix/main_mailer_type select No configuration\n',
+    stdio: ['pipe', 'inherit', 'inherit'],
+  });
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postfix'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const install = () =>
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postfix'], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
   try {
     install();
   } catch {

@@ -4,9 +4,18 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../test/helpers/postfix-smtp-sink.js';
 import { ensurePostfix } from './postfix-install.js';
+import { postfixMasterCf } from './postfix-master-cf.js';
 import { injectOverSmtp } from './smtp-inject.js';
 
 const run = promisify(execFile);
+
+/** In hold mode an smtpd on a loopback port takes the injected messages; in maildrop mode pickup is only listed once the timing starts. */
+const masterCf = (options: { pickup: boolean; smtpdPort: number | null }) =>
+  postfixMasterCf({
+    pickup: options.pickup,
+    smtpd: options.smtpdPort ? { port: options.smtpdPort } : undefined,
+    relay: true,
+  });
 
 /** One message as both MTAs get it: envelope and the same MIME bytes (Postfix's unsigned). */
 export type BenchMessage = { from: string; to: string; mime: Buffer };
@@ -20,41 +29,6 @@ export type BenchMessage = { from: string; to: string; mime: Buffer };
  *   as Mailroom's hand-over is on its side.
  */
 export type PostfixMode = 'hold' | 'maildrop';
-
-/**
- * master.cf: the upstream defaults (no chroot). In hold mode an smtpd on a loopback port takes
- * the injected messages; in maildrop mode pickup is only listed once the timing starts.
- */
-function masterCf(options: { pickup: boolean; smtpdPort: number | null }): string {
-  const services = [
-    ...(options.smtpdPort ? [`127.0.0.1:${options.smtpdPort} inet n - n - - smtpd`] : []),
-    ...(options.pickup ? ['pickup    unix  n       -       n       60      1       pickup'] : []),
-    'cleanup   unix  n       -       n       -       0       cleanup',
-    'qmgr      unix  n       -       n       300     1       qmgr',
-    'tlsmgr    unix  -       -       n       1000?   1       tlsmgr',
-    'rewrite   unix  -       -       n       -       -       trivial-rewrite',
-    'bounce    unix  -       -       n       -       0       bounce',
-    'defer     unix  -       -       n       -       0       bounce',
-    'trace     unix  -       -       n       -       0       bounce',
-    'verify    unix  -       -       n       -       1       verify',
-    'flush     unix  n       -       n       1000?   0       flush',
-    'proxymap  unix  -       -       n       -       -       proxymap',
-    'proxywrite unix -       -       n       -       1       proxymap',
-    'smtp      unix  -       -       n       -       -       smtp',
-    'relay     unix  -       -       n       -       -       smtp',
-    'showq     unix  n       -       n       -       -       showq',
-    'error     unix  -       -       n       -       -       error',
-    'retry     unix  -       -       n       -       -       error',
-    'discard   unix  -       -       n       -       -       discard',
-    'local     unix  -       n       n       -       -       local',
-    'virtual   unix  -       n       n       -       -       virtual',
-    'lmtp      unix  -       -       n       -       -       lmtp',
-    'anvil     unix  -       -       n       -       1       anvil',
-    'scache    unix  -       -       n       -       1       scache',
-    'postlog   unix-dgram n  -       n       -       1       postlogd',
-  ];
-  return `${services.join('\n')}\n`;
-}
 
 /**
  * main.cf: defaults except what makes it a relay to the sink: no local delivery, every message
@@ -94,12 +68,21 @@ export class PostfixRelay {
   private readonly conf: string;
   private readonly env: NodeJS.ProcessEnv;
 
-  private constructor(private readonly base: string, private readonly mode: PostfixMode, private readonly smtpdPort: number) {
+  private constructor(
+    private readonly base: string,
+    private readonly mode: PostfixMode,
+    private readonly smtpdPort: number,
+  ) {
     this.conf = join(base, 'conf');
     this.env = { ...process.env, MAIL_CONFIG: this.conf };
   }
 
-  static async start(base: string, relay: { host: string; port: number }, egress: string, mode: PostfixMode): Promise<PostfixRelay> {
+  static async start(
+    base: string,
+    relay: { host: string; port: number },
+    egress: string,
+    mode: PostfixMode,
+  ): Promise<PostfixRelay> {
     ensurePostfix();
     const instance = new PostfixRelay(base, mode, await freePort('127.0.0.1'));
     mkdirSync(instance.conf, { recursive: true });
@@ -151,7 +134,11 @@ export class PostfixRelay {
 
   /** Resolves once no message is left in the incoming, active or deferred queue (or hold, maildrop). */
   async waitEmpty(timeoutMs = 120_000): Promise<void> {
-    await this.waitUntil(() => ['maildrop', 'incoming', 'active', 'deferred', 'hold'].every((queue) => this.count(queue) === 0), 'an empty queue', timeoutMs);
+    await this.waitUntil(
+      () => ['maildrop', 'incoming', 'active', 'deferred', 'hold'].every((queue) => this.count(queue) === 0),
+      'an empty queue',
+      timeoutMs,
+    );
   }
 
   private services(pickup: boolean) {
@@ -168,13 +155,18 @@ export class PostfixRelay {
       await run('/usr/sbin/postfix', ['-c', this.conf, command], { env: this.env });
     } catch (err) {
       // Without a terminal Postfix says why only in its log.
-      throw new Error(`postfix ${command} failed; see ${join(this.base, 'maillog')} (or run it on a terminal): ${(err as Error).message}`);
+      throw new Error(
+        `postfix ${command} failed; see ${join(this.base, 'maillog')} (or run it on a terminal): ${(err as Error).message}`,
+      );
     }
   }
 
   private sendmail(message: BenchMessage): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn('/usr/sbin/sendmail', ['-i', '-f', message.from, '--', message.to], { env: this.env, stdio: ['pipe', 'ignore', 'pipe'] });
+      const child = spawn('/usr/sbin/sendmail', ['-i', '-f', message.from, '--', message.to], {
+        env: this.env,
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.once('error', reject);
@@ -206,7 +198,9 @@ export class PostfixRelay {
 }
 
 function postfixUid(): number {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.startsWith('postfix:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('postfix:'));
   if (!line) throw new Error('no postfix user in /etc/passwd');
   return Number(line.split(':')[2]);
 }

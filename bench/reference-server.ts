@@ -12,13 +12,18 @@ export async function startReferenceServer(serverUrl: string, database: string, 
   await admin.query(`CREATE DATABASE \`${database}\``);
   await admin.end();
   const pool = mysql.createPool({ uri: `${serverUrl}/${database}`, connectionLimit: poolSize });
-  await pool.query('CREATE TABLE emails (id CHAR(36) PRIMARY KEY, body MEDIUMTEXT NOT NULL, created_at DATETIME(3) NOT NULL)');
+  await pool.query(
+    'CREATE TABLE emails (id CHAR(36) PRIMARY KEY, body MEDIUMTEXT NOT NULL, created_at DATETIME(3) NOT NULL)',
+  );
   const app = new Koa();
   app.use(async (ctx) => {
     const chunks: Buffer[] = [];
     for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
     const id = randomUUID();
-    await pool.execute('INSERT INTO emails (id, body, created_at) VALUES (?, ?, NOW(3))', [id, Buffer.concat(chunks).toString('utf8')]);
+    await pool.execute('INSERT INTO emails (id, body, created_at) VALUES (?, ?, NOW(3))', [
+      id,
+      Buffer.concat(chunks).toString('utf8'),
+    ]);
     ctx.body = { id };
   });
   const server = app.listen(0, '127.0.0.1');

@@ -30,7 +30,11 @@ const SERVER = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** CPU ms per measured request of the server, of MariaDB (mariadbd) and of the load generator. */
-type Measured = LoadResult & { cpuMsPerRequest: number; databaseCpuMsPerRequest: number; clientCpuMsPerRequest: number };
+type Measured = LoadResult & {
+  cpuMsPerRequest: number;
+  databaseCpuMsPerRequest: number;
+  clientCpuMsPerRequest: number;
+};
 
 const CORES = availableParallelism();
 
@@ -42,9 +46,12 @@ const CORES = availableParallelism();
  */
 async function load(url: string, headers: Record<string, string>, serverCpuSeconds: () => number): Promise<Measured> {
   let before = { server: 0, database: 0 };
-  const result = await postLoadInChild({ url, headers: { 'user-agent': 'bench', ...headers }, total: TOTAL, concurrency: CONCURRENCY, warmup: WARMUP }, () => {
-    before = { server: serverCpuSeconds(), database: cpuSeconds(['mariadbd']) };
-  });
+  const result = await postLoadInChild(
+    { url, headers: { 'user-agent': 'bench', ...headers }, total: TOTAL, concurrency: CONCURRENCY, warmup: WARMUP },
+    () => {
+      before = { server: serverCpuSeconds(), database: cpuSeconds(['mariadbd']) };
+    },
+  );
   const perRequest = (seconds: number) => (seconds * 1000) / TOTAL;
   return {
     ...result,
@@ -55,13 +62,15 @@ async function load(url: string, headers: Record<string, string>, serverCpuSecon
 }
 
 /** The machine's ceiling at the run's CPU per request: server, MariaDB and load generator. */
-const ceilingPerSecond = (r: Measured) => machineCeilingPerSecond(r.cpuMsPerRequest + r.databaseCpuMsPerRequest + r.clientCpuMsPerRequest);
+const ceilingPerSecond = (r: Measured) =>
+  machineCeilingPerSecond(r.cpuMsPerRequest + r.databaseCpuMsPerRequest + r.clientCpuMsPerRequest);
 
 /** The process and its descendants (an API cluster's workers). */
 function processTree(pid: number): number[] {
   const children: number[] = [];
   for (const task of readdirSync(`/proc/${pid}/task`)) {
-    for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean)) children.push(Number(child));
+    for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean))
+      children.push(Number(child));
   }
   return [pid, ...children.flatMap(processTree)];
 }
@@ -98,8 +107,11 @@ async function mailroom(round: number, workers: number, redis: boolean): Promise
     MAILROOM_DATA_DIR: dataDir,
     MAILROOM_DATABASE_URL: `${SERVER}/${database}`,
     MAILROOM_DATABASE_POOL_MAX: String(CONCURRENCY),
-    ...(redis ? { MAILROOM_REDIS_URL: REDIS, MAILROOM_REDIS_KEY_PREFIX: `mailroom-bench:${process.pid}:${round}:${workers}:` } : {}),
+    ...(redis
+      ? { MAILROOM_REDIS_URL: REDIS, MAILROOM_REDIS_KEY_PREFIX: `mailroom-bench:${process.pid}:${round}:${workers}:` }
+      : {}),
     MAILROOM_API_PORT: '0',
+    MAILROOM_METRICS_PORT: '0',
     MAILROOM_API_WORKERS: String(workers),
     MAILROOM_DNS_SERVERS: '127.0.0.1:1',
     // The operator-raised per-team rate: the spec's 10/s is the default, not a ceiling.
@@ -126,7 +138,9 @@ const rate = (r: Measured) =>
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 const admin = await mysql.createConnection({ uri: `${SERVER}/` });
-const [flush] = (await admin.query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as unknown as [Array<{ Value: string }>];
+const [flush] = (await admin.query(`SHOW VARIABLES LIKE 'innodb_flush_log_at_trx_commit'`)) as unknown as [
+  Array<{ Value: string }>,
+];
 await admin.end();
 console.log(
   `send-path benchmark: ${TOTAL} requests after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, innodb_flush_log_at_trx_commit=${flush[0]?.Value}, ` +
@@ -134,13 +148,28 @@ console.log(
 );
 const ONLY = (process.env.BENCH_ONLY ?? 'single,redis,workers').split(',');
 const runs = [
-  { name: 'single', label: 'mailroom POST /emails, 1 API process, in-process rate-limit store', run: (round: number) => mailroom(round, 1, false) },
-  { name: 'redis', label: 'mailroom POST /emails, 1 API process, Redis', run: (round: number) => mailroom(round, 1, true) },
-  { name: 'workers', label: `mailroom POST /emails, ${WORKERS} API workers (api.workers), Redis`, run: (round: number) => mailroom(round, WORKERS, true) },
+  {
+    name: 'single',
+    label: 'mailroom POST /emails, 1 API process, in-process rate-limit store',
+    run: (round: number) => mailroom(round, 1, false),
+  },
+  {
+    name: 'redis',
+    label: 'mailroom POST /emails, 1 API process, Redis',
+    run: (round: number) => mailroom(round, 1, true),
+  },
+  {
+    name: 'workers',
+    label: `mailroom POST /emails, ${WORKERS} API workers (api.workers), Redis`,
+    run: (round: number) => mailroom(round, WORKERS, true),
+  },
 ].filter((r) => ONLY.includes(r.name));
 const refs: number[] = [];
 const refCpu: number[] = [];
-const results = runs.map(() => [] as Array<{ rate: number; ratio: number; cpu: number; database: number; client: number; ceilingRatio: number }>);
+const results = runs.map(
+  () =>
+    [] as Array<{ rate: number; ratio: number; cpu: number; database: number; client: number; ceilingRatio: number }>,
+);
 for (let round = 1; round <= ROUNDS; round++) {
   const ref = await reference(round);
   refs.push(ref.perSecond);

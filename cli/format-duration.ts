@@ -16,6 +16,7 @@ export function formatDuration(totalSeconds: number): string {
   const [unit, size] = UNITS[first]!;
   const parts = [`${Math.floor(seconds / size)}${unit}`];
   const next = UNITS[first + 1];
-  if (next && Math.floor((seconds % size) / next[1]) > 0) parts.push(`${Math.floor((seconds % size) / next[1])}${next[0]}`);
+  if (next && Math.floor((seconds % size) / next[1]) > 0)
+    parts.push(`${Math.floor((seconds % size) / next[1])}${next[0]}`);
   return parts.join(' ');
 }

@@ -26,7 +26,12 @@ export async function claimRows(knex: Knex, spec: ClaimSpec): Promise<string[]> 
   if (dialectOfKnex(knex) === 'mysql') {
     return knex.transaction(
       async (trx) => {
-        const rows = (await spec.where(trx(spec.table).select('id')).orderBy(spec.orderBy).limit(spec.limit).forUpdate().skipLocked()) as Array<{ id: string }>;
+        const rows = (await spec
+          .where(trx(spec.table).select('id'))
+          .orderBy(spec.orderBy)
+          .limit(spec.limit)
+          .forUpdate()
+          .skipLocked()) as Array<{ id: string }>;
         const ids = rows.map((row) => row.id);
         if (ids.length > 0) await trx(spec.table).whereIn('id', ids).update(changes);
         return ids;
@@ -40,6 +45,8 @@ export async function claimRows(knex: Knex, spec: ClaimSpec): Promise<string[]> 
   const candidates = spec.where(knex(spec.table).select('id')).orderBy(spec.orderBy).limit(spec.limit);
   const claimed = await knex(spec.table).whereIn('id', candidates).update(changes);
   if (claimed === 0) return [];
-  const rows = (await knex(spec.table).select('id').where({ [spec.tokenColumn]: spec.token })) as Array<{ id: string }>;
+  const rows = (await knex(spec.table)
+    .select('id')
+    .where({ [spec.tokenColumn]: spec.token })) as Array<{ id: string }>;
   return rows.map((row) => row.id);
 }

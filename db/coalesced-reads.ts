@@ -12,7 +12,10 @@ export class CoalescedReads<K, V> {
   private running = false;
 
   /** `readMany` answers the keys in order; `maxBatch` bounds one query's size. */
-  constructor(private readonly readMany: (keys: K[]) => Promise<V[]>, private readonly maxBatch = 100) {}
+  constructor(
+    private readonly readMany: (keys: K[]) => Promise<V[]>,
+    private readonly maxBatch = 100,
+  ) {}
 
   read(key: K): Promise<V> {
     return new Promise<V>((resolve, reject) => {

@@ -17,7 +17,9 @@ export function sqlitePathFromUrl(url: string): string {
 export function dialectOf(url: string): Dialect {
   if (url.startsWith('sqlite://')) return 'sqlite';
   if (url.startsWith('mysql://') || url.startsWith('mariadb://')) return 'mysql';
-  throw new ConfigError(`Invalid configuration:\n  database.url: unsupported scheme in "${url.split(':')[0]}:", use sqlite:// or mysql://`);
+  throw new ConfigError(
+    `Invalid configuration:\n  database.url: unsupported scheme in "${url.split(':')[0]}:", use sqlite:// or mysql://`,
+  );
 }
 
 export function connect(url: string, poolMax = 10): Database {
@@ -78,7 +80,10 @@ function connectMysql(url: string, poolMax: number): Knex {
 /** Creates the MySQL database named in the URL if it does not exist (first start, tests). */
 export async function ensureMysqlDatabase(url: string): Promise<void> {
   const name = mysqlDatabaseName(url);
-  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new ConfigError(`Invalid configuration:\n  database.url: database name "${name}" must be letters, digits and _`);
+  if (!/^[A-Za-z0-9_]+$/.test(name))
+    throw new ConfigError(
+      `Invalid configuration:\n  database.url: database name "${name}" must be letters, digits and _`,
+    );
   const admin = knexFactory({ client: 'mysql2', connection: mysqlConnection(url, false), pool: { min: 0, max: 1 } });
   try {
     await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);

@@ -16,7 +16,10 @@ export function dialectOfKnex(knex: Knex): Dialect {
 export function readTimestamp(value: unknown): Date {
   if (value instanceof Date) return value;
   if (typeof value === 'number') return new Date(value);
-  if (typeof value === 'string') return /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
+  if (typeof value === 'string')
+    return /^\d+$/.test(value)
+      ? new Date(Number(value))
+      : new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
   throw new TypeError(`not a timestamp: ${String(value)}`);
 }
 
@@ -42,12 +45,6 @@ export function readJson<T>(value: unknown, fallback: T): T {
 
 export function writeJson(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
-}
-
-/** A unique-index violation from either driver. */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number };
-  return e?.code === 'ER_DUP_ENTRY' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /**
@@ -77,7 +74,9 @@ export async function durabilityWarnings(knex: Knex, dialect: Dialect): Promise<
   const value = rows[0]?.Value;
   return value === '1'
     ? []
-    : [`innodb_flush_log_at_trx_commit is ${value ?? 'unknown'}, not 1: MySQL may lose acknowledged writes (accepted emails, API keys) on a crash. Set innodb_flush_log_at_trx_commit=1.`];
+    : [
+        `innodb_flush_log_at_trx_commit is ${value ?? 'unknown'}, not 1: MySQL may lose acknowledged writes (accepted emails, API keys) on a crash. Set innodb_flush_log_at_trx_commit=1.`,
+      ];
 }
 
 /**
@@ -85,12 +84,22 @@ export async function durabilityWarnings(knex: Knex, dialect: Dialect): Promise<
  * Small batches keep retention jobs from holding long locks on hot tables (and SQLite has no
  * DELETE ... LIMIT).
  */
-export async function deleteInBatches(knex: Knex, table: string, select: () => Knex.QueryBuilder, batch: number): Promise<number> {
+export async function deleteInBatches(
+  knex: Knex,
+  table: string,
+  select: () => Knex.QueryBuilder,
+  batch: number,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const ids = (await select().limit(batch)) as Array<{ id: string }>;
     if (ids.length === 0) return total;
-    total += await knex(table).whereIn('id', ids.map((row) => row.id)).delete();
+    total += await knex(table)
+      .whereIn(
+        'id',
+        ids.map((row) => row.id),
+      )
+      .delete();
     if (ids.length < batch) return total;
   }
 }
@@ -100,11 +109,20 @@ export async function deleteInBatches(knex: Knex, table: string, select: () => K
  * (`keys`): SQLite's ON CONFLICT ... DO UPDATE reads the new values as `excluded.col`,
  * MySQL's ON DUPLICATE KEY UPDATE as `VALUES(col)`.
  */
-export async function upsertAdding(knex: Knex, table: string, rows: Array<Record<string, unknown>>, keys: string[], counters: readonly string[]): Promise<void> {
+export async function upsertAdding(
+  knex: Knex,
+  table: string,
+  rows: Array<Record<string, unknown>>,
+  keys: string[],
+  counters: readonly string[],
+): Promise<void> {
   if (rows.length === 0) return;
   const mysql = dialectOfKnex(knex) === 'mysql';
   const merge = Object.fromEntries(
-    counters.map((column) => [column, mysql ? knex.raw('?? + VALUES(??)', [column, column]) : knex.raw('??.?? + excluded.??', [table, column, column])]),
+    counters.map((column) => [
+      column,
+      mysql ? knex.raw('?? + VALUES(??)', [column, column]) : knex.raw('??.?? + excluded.??', [table, column, column]),
+    ]),
   );
   await knex(table).insert(rows).onConflict(keys).merge(merge);
 }

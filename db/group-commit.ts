@@ -4,10 +4,18 @@ import type { Knex } from 'knex';
  * Rows to write in the next group: every part of the group with the same `key` is written by one
  * `flush(trx, payloads)` call (the first part's flush: parts of one key share the function).
  */
-export type CommitPart = { key: string; payload: unknown; flush: (trx: Knex.Transaction, payloads: unknown[]) => Promise<void> };
+export type CommitPart = {
+  key: string;
+  payload: unknown;
+  flush: (trx: Knex.Transaction, payloads: unknown[]) => Promise<void>;
+};
 
 /** A typed part: the flush of `key` gets back exactly the payloads given under it. */
-export function commitPart<P>(key: string, payload: P, flush: (trx: Knex.Transaction, payloads: P[]) => Promise<void>): CommitPart {
+export function commitPart<P>(
+  key: string,
+  payload: P,
+  flush: (trx: Knex.Transaction, payloads: P[]) => Promise<void>,
+): CommitPart {
   return { key, payload, flush: flush as CommitPart['flush'] };
 }
 
@@ -34,15 +42,23 @@ export class GroupCommitter {
   private queue: Item[] = [];
   private running = 0;
 
-  constructor(private readonly knex: Knex, private readonly parallel = 1, private readonly maxGroup = 200) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly parallel = 1,
+    private readonly maxGroup = 200,
+  ) {}
 
   run<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => this.enqueue({ kind: 'work', work, resolve: resolve as (value: unknown) => void, reject }));
+    return new Promise<T>((resolve, reject) =>
+      this.enqueue({ kind: 'work', work, resolve: resolve as (value: unknown) => void, reject }),
+    );
   }
 
   /** Adds the parts to the next group, atomically together; resolves once that group has committed. */
   commit(parts: CommitPart[]): Promise<void> {
-    return new Promise<void>((resolve, reject) => this.enqueue({ kind: 'batch', parts, resolve: resolve as (value: unknown) => void, reject }));
+    return new Promise<void>((resolve, reject) =>
+      this.enqueue({ kind: 'batch', parts, resolve: resolve as (value: unknown) => void, reject }),
+    );
   }
 
   private enqueue(item: Item): void {

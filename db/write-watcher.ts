@@ -5,7 +5,8 @@ export const NOT_A_CHANGE = { notAChange: true } as const;
 
 type QueryEvent = { sql?: string; queryContext?: { notAChange?: boolean } };
 
-const WRITE = /^\s*(?:insert\s+(?:ignore\s+)?into|update|delete\s+from|replace\s+into|truncate(?:\s+table)?|drop\s+table(?:\s+if\s+exists)?|alter\s+table)\s+[`"]?(\w+)/i;
+const WRITE =
+  /^\s*(?:insert\s+(?:ignore\s+)?into|update|delete\s+from|replace\s+into|truncate(?:\s+table)?|drop\s+table(?:\s+if\s+exists)?|alter\s+table)\s+[`"]?(\w+)/i;
 
 /**
  * Calls `onWrite` whenever this process writes to one of `tables` through `knex`, by any path:

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsyncPath, writeAndRename } from './fs/durable-files.js';
 import { CoalescedSync } from './spool/coalesced-sync.js';
 
 /**
@@ -26,14 +27,7 @@ export class FileBlobStore {
     await mkdir(dir, { recursive: true });
     const final = this.pathOf(namespace, name);
     const temp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
-    const file = await open(temp, 'w', 0o640);
-    try {
-      await file.writeFile(bytes);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temp, final);
+    await writeAndRename(temp, final, bytes);
     await this.syncDirectory(dir);
   }
 
@@ -41,7 +35,7 @@ export class FileBlobStore {
   private syncDirectory(dir: string): Promise<void> {
     let sync = this.dirSyncs.get(dir);
     if (!sync) {
-      sync = new CoalescedSync(() => fsyncDir(dir));
+      sync = new CoalescedSync(() => fsyncPath(dir));
       this.dirSyncs.set(dir, sync);
     }
     return sync.request();
@@ -57,16 +51,16 @@ export class FileBlobStore {
   }
 
   /** Readiness: the data directory accepts writes. */
+  /** Removes a blob; one already gone is fine (retention may run twice). */
+  async delete(namespace: string, name: string): Promise<void> {
+    try {
+      await unlink(this.pathOf(namespace, name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+
   async checkWritable(): Promise<void> {
     await this.put('health', 'probe', Buffer.from(String(Date.now())));
-  }
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

@@ -37,7 +37,9 @@ export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Sch
     }
   };
 
-  const tasks = jobs.map((job) => cron.schedule(job.cron, () => void runJob(job).catch(() => undefined), { name: job.name }));
+  const tasks = jobs.map((job) =>
+    cron.schedule(job.cron, () => void runJob(job).catch(() => undefined), { name: job.name }),
+  );
   runtime.logger.info({ jobs: jobs.map((job) => job.name) }, 'scheduler started');
   return {
     runNow: (name) => {

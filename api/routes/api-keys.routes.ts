@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { createApiKeySchema, listApiKeysQuerySchema, renameApiKeySchema } from '../../core/platform/api-keys/api-key.schemas.js';
+import {
+  createApiKeySchema,
+  listApiKeysQuerySchema,
+  renameApiKeySchema,
+} from '../../core/platform/api-keys/api-key.schemas.js';
 import { listEnvelope } from '../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
@@ -32,7 +36,10 @@ export const apiKeyRoutes = [
     body: createApiKeySchema,
     exampleBody: { name: 'Production' },
     responses: { 201: { description: 'Created', schema: z.object({ id: z.string(), token: z.string() }) } },
-    handler: async ({ body, caller, services }) => ({ status: 201, body: await services.apiKeys.create(caller.team.id, body) }),
+    handler: async ({ body, caller, services }) => ({
+      status: 201,
+      body: await services.apiKeys.create(caller.team.id, body),
+    }),
   }),
   defineRoute({
     method: 'GET',

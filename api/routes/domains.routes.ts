@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { createDomainSchema, listDomainsQuerySchema, rotateDkimSchema, updateDomainSchema } from '../../core/sending/domains/domain.schemas.js';
+import {
+  createDomainSchema,
+  listDomainsQuerySchema,
+  rotateDkimSchema,
+  updateDomainSchema,
+} from '../../core/sending/domains/domain.schemas.js';
 import { listEnvelope } from '../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
@@ -8,8 +13,25 @@ import { serializeDomain, serializeDomainItem } from '../serializers/domain.seri
 const tag = 'domains';
 const params = z.object({ domain_id: uuidParam('Domain id') });
 const isolation = { param: 'domain_id', resource: 'domain' };
-const record = z.object({ record: z.string(), name: z.string(), type: z.string(), ttl: z.string(), status: z.string(), value: z.string(), priority: z.number().optional() });
-const domainItem = z.object({ object: z.literal('domain'), id: z.string(), name: z.string(), status: z.string(), created_at: z.string(), region: z.string() }).passthrough();
+const record = z.object({
+  record: z.string(),
+  name: z.string(),
+  type: z.string(),
+  ttl: z.string(),
+  status: z.string(),
+  value: z.string(),
+  priority: z.number().optional(),
+});
+const domainItem = z
+  .object({
+    object: z.literal('domain'),
+    id: z.string(),
+    name: z.string(),
+    status: z.string(),
+    created_at: z.string(),
+    region: z.string(),
+  })
+  .passthrough();
 const domainDetail = domainItem.extend({ records: z.array(record) });
 const ref = z.object({ object: z.literal('domain'), id: z.string() });
 
@@ -25,7 +47,10 @@ export const domainRoutes = [
     body: createDomainSchema,
     exampleBody: { name: 'mail.example.com' },
     responses: { 201: { description: 'Created (status not_started)', schema: domainDetail } },
-    handler: async ({ body, caller, services }) => ({ status: 201, body: serializeDomain(await services.domains.create(caller.team, body)) }),
+    handler: async ({ body, caller, services }) => ({
+      status: 201,
+      body: serializeDomain(await services.domains.create(caller.team, body)),
+    }),
   }),
   defineRoute({
     method: 'GET',
@@ -53,7 +78,10 @@ export const domainRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'The domain', schema: domainDetail } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeDomain(await services.domains.get(caller.team.id, params.domain_id)) }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: serializeDomain(await services.domains.get(caller.team.id, params.domain_id)),
+    }),
   }),
   defineRoute({
     method: 'PATCH',
@@ -118,6 +146,9 @@ export const domainRoutes = [
     body: rotateDkimSchema,
     exampleBody: { algorithm: 'rsa' },
     responses: { 200: { description: 'The domain with the new key among its records', schema: domainDetail } },
-    handler: async ({ params, body, caller, services }) => ({ status: 200, body: serializeDomain(await services.domains.rotateDkim(caller.team.id, params.domain_id, body.algorithm)) }),
+    handler: async ({ params, body, caller, services }) => ({
+      status: 200,
+      body: serializeDomain(await services.domains.rotateDkim(caller.team.id, params.domain_id, body.algorithm)),
+    }),
   }),
 ];

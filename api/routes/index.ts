@@ -5,6 +5,7 @@ import { apiKeyRoutes } from './api-keys.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { emailRoutes } from './emails/index.js';
 import { logRoutes } from './logs.routes.js';
+import { receivingRoutes } from './receiving.routes.js';
 import { suppressionRoutes } from './suppressions.routes.js';
 import { operationRoutes } from './operations.routes.js';
 import { teamRoutes } from './team.routes.js';
@@ -14,7 +15,21 @@ import { webhookRoutes } from './webhooks.routes.js';
 
 /** Every route of the API; later capabilities add their lists here. */
 export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
-  const routes: RouteDef[] = [...operationRoutes, ...apiKeyRoutes, ...domainRoutes, ...emailRoutes, ...suppressionRoutes, ...logRoutes, ...teamRoutes, ...templateRoutes, ...webhookRoutes, ...trackingRoutes, ...extra];
+  const routes: RouteDef[] = [
+    ...operationRoutes,
+    ...apiKeyRoutes,
+    ...domainRoutes,
+    // Before the email routes: /emails/receiving is not /emails/:email_id.
+    ...receivingRoutes,
+    ...emailRoutes,
+    ...suppressionRoutes,
+    ...logRoutes,
+    ...teamRoutes,
+    ...templateRoutes,
+    ...webhookRoutes,
+    ...trackingRoutes,
+    ...extra,
+  ];
   let document: Record<string, unknown> | undefined;
   const openapi = defineRoute({
     method: 'GET',

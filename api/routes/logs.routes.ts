@@ -18,7 +18,11 @@ const logItem = z.object({
   latency_ms: z.number().int(),
   api_key_id: z.string().nullable(),
 });
-const logDetail = logItem.extend({ request_body: z.unknown(), response_body: z.unknown(), email_id: z.string().nullable() });
+const logDetail = logItem.extend({
+  request_body: z.unknown(),
+  response_body: z.unknown(),
+  email_id: z.string().nullable(),
+});
 const tag = 'logs';
 
 export const logRoutes = [
@@ -48,6 +52,9 @@ export const logRoutes = [
     params: z.object({ log_id: uuidParam('Log id') }),
     isolation: { param: 'log_id', resource: 'log' },
     responses: { 200: { description: 'The log', schema: logDetail } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeLog(await services.requestLogs.get(caller.team.id, params.log_id)) }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: serializeLog(await services.requestLogs.get(caller.team.id, params.log_id)),
+    }),
   }),
 ];

@@ -12,7 +12,12 @@ export const operationRoutes = [
     tag: 'operations',
     permission: 'none',
     scope: null,
-    responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok'), version: z.string(), env: z.string() }) } },
+    responses: {
+      200: {
+        description: 'Alive',
+        schema: z.object({ status: z.literal('ok'), version: z.string(), env: z.string() }),
+      },
+    },
     handler: async ({ services }) => ({ status: 200, body: services.readiness.health() }),
   }),
   defineRoute({
@@ -48,7 +53,11 @@ export const operationRoutes = [
         status: 200,
         raw: { contentType: file.contentType, bytes: file.bytes },
         // Content-addressed, so it never changes; SVG is sandboxed in case a browser opens it directly.
-        headers: { 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff', 'content-security-policy': SVG_POLICY },
+        headers: {
+          'cache-control': 'public, max-age=31536000, immutable',
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': SVG_POLICY,
+        },
       };
     },
   }),

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { listEnvelope } from '../../core/shared/pagination/list-query.js';
-import { addSuppressionSchema, batchAddSchema, batchRemoveSchema, listSuppressionsQuerySchema } from '../../core/sending/suppressions/suppression.schemas.js';
+import {
+  addSuppressionSchema,
+  batchAddSchema,
+  batchRemoveSchema,
+  listSuppressionsQuerySchema,
+} from '../../core/sending/suppressions/suppression.schemas.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema } from '../schemas.js';
 import { serializeSuppression, serializeSuppressionItem } from '../serializers/suppression.serializer.js';
@@ -8,7 +13,14 @@ import { serializeSuppression, serializeSuppressionItem } from '../serializers/s
 const tag = 'suppressions';
 const params = z.object({ suppression: z.string().min(1).max(320).describe('Suppression id or e-mail address') });
 const isolation = { param: 'suppression', resource: 'suppression' };
-const suppression = z.object({ object: z.literal('suppression'), id: z.string(), email: z.string(), origin: z.string(), source_id: z.string().nullable(), created_at: z.string() });
+const suppression = z.object({
+  object: z.literal('suppression'),
+  id: z.string(),
+  email: z.string(),
+  origin: z.string(),
+  source_id: z.string().nullable(),
+  created_at: z.string(),
+});
 const ref = z.object({ object: z.literal('suppression'), id: z.string() });
 
 export const suppressionRoutes = [
@@ -37,7 +49,9 @@ export const suppressionRoutes = [
     permission: 'full_access',
     scope: null,
     query: listSuppressionsQuerySchema,
-    responses: { 200: { description: 'A page of suppressions', schema: listSchema(suppression.omit({ object: true })) } },
+    responses: {
+      200: { description: 'A page of suppressions', schema: listSchema(suppression.omit({ object: true })) },
+    },
     handler: async ({ query, caller, services }) => {
       const { suppressions, hasMore } = await services.suppressions.list(caller.team.id, query);
       return { status: 200, body: listEnvelope(suppressions.map(serializeSuppressionItem), hasMore) };
@@ -54,7 +68,10 @@ export const suppressionRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'The suppression', schema: suppression } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeSuppression(await services.suppressions.get(caller.team.id, params.suppression)) }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: serializeSuppression(await services.suppressions.get(caller.team.id, params.suppression)),
+    }),
   }),
   defineRoute({
     method: 'DELETE',
@@ -98,7 +115,9 @@ export const suppressionRoutes = [
     scope: null,
     body: batchRemoveSchema,
     exampleBody: { emails: ['a@example.com'] },
-    responses: { 200: { description: 'The entries removed', schema: z.object({ data: z.array(deletedSchema('suppression')) }) } },
+    responses: {
+      200: { description: 'The entries removed', schema: z.object({ data: z.array(deletedSchema('suppression')) }) },
+    },
     handler: async ({ body, caller, services }) => {
       const removed = await services.suppressions.removeBatch(caller.team.id, body);
       return { status: 200, body: { data: removed.map((s) => ({ object: 'suppression', id: s.id, deleted: true })) } };

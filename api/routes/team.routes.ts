@@ -3,7 +3,9 @@ import { updateTeamSchema } from '../../core/platform/teams/team.schemas.js';
 import { defineRoute } from '../route.js';
 import { serializeMember, serializeTeam } from '../serializers/team.serializer.js';
 
-const teamSchema = z.object({ object: z.literal('team'), id: z.string(), name: z.string(), slug: z.string() }).passthrough();
+const teamSchema = z
+  .object({ object: z.literal('team'), id: z.string(), name: z.string(), slug: z.string() })
+  .passthrough();
 const tag = 'team';
 
 export const teamRoutes = [
@@ -42,7 +44,12 @@ export const teamRoutes = [
     tag,
     permission: 'full_access',
     scope: null,
-    responses: { 200: { description: 'Members', schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(z.unknown()) }) } },
+    responses: {
+      200: {
+        description: 'Members',
+        schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(z.unknown()) }),
+      },
+    },
     handler: async ({ caller, services }) => {
       const members = await services.teams.members(caller.team.id);
       return { status: 200, body: { object: 'list', has_more: false, data: members.map(serializeMember) } };
@@ -60,9 +67,20 @@ export const teamRoutes = [
     responses: {
       201: {
         description: 'Stored; send the url as brand_kit.logo_url in PATCH /team',
-        schema: z.object({ object: z.literal('brand_kit_upload'), url: z.string(), content_type: z.string(), bytes: z.number(), sha256: z.string(), width: z.number().nullable(), height: z.number().nullable() }),
+        schema: z.object({
+          object: z.literal('brand_kit_upload'),
+          url: z.string(),
+          content_type: z.string(),
+          bytes: z.number(),
+          sha256: z.string(),
+          width: z.number().nullable(),
+          height: z.number().nullable(),
+        }),
       },
     },
-    handler: async ({ body, caller, services }) => ({ status: 201, body: await services.brandAssets.upload(caller.team.id, body.content) }),
+    handler: async ({ body, caller, services }) => ({
+      status: 201,
+      body: await services.brandAssets.upload(caller.team.id, body.content),
+    }),
   }),
 ];

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { listEnvelope } from '../../core/shared/pagination/list-query.js';
 import { STARTERS } from '../../core/sending/templates/starters.js';
-import { createTemplateSchema, listTemplatesQuerySchema, updateTemplateSchema } from '../../core/sending/templates/template.schemas.js';
+import {
+  createTemplateSchema,
+  listTemplatesQuerySchema,
+  updateTemplateSchema,
+} from '../../core/sending/templates/template.schemas.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema } from '../schemas.js';
 import { serializeStarter, serializeTemplate, serializeTemplateItem } from '../serializers/template.serializer.js';
@@ -10,7 +14,15 @@ const tag = 'templates';
 const params = z.object({ template_id: z.string().min(1).max(63).describe('Template id or alias') });
 const isolation = { param: 'template_id', resource: 'template' };
 const ref = z.object({ object: z.literal('template'), id: z.string() });
-const item = z.object({ object: z.literal('template'), id: z.string(), name: z.string(), alias: z.string().nullable(), status: z.string() }).passthrough();
+const item = z
+  .object({
+    object: z.literal('template'),
+    id: z.string(),
+    name: z.string(),
+    alias: z.string().nullable(),
+    status: z.string(),
+  })
+  .passthrough();
 
 export const templateRoutes = [
   defineRoute({
@@ -22,9 +34,16 @@ export const templateRoutes = [
     permission: 'full_access',
     scope: null,
     body: createTemplateSchema,
-    exampleBody: { name: 'Welcome', html: '<p>Hi {{name}}</p>', variables: [{ key: 'name', type: 'string', fallback_value: 'there' }] },
+    exampleBody: {
+      name: 'Welcome',
+      html: '<p>Hi {{name}}</p>',
+      variables: [{ key: 'name', type: 'string', fallback_value: 'there' }],
+    },
     responses: { 201: { description: 'Created', schema: ref } },
-    handler: async ({ body, caller, services }) => ({ status: 201, body: { id: (await services.templates.create(caller.team.id, body)).id, object: 'template' } }),
+    handler: async ({ body, caller, services }) => ({
+      status: 201,
+      body: { id: (await services.templates.create(caller.team.id, body)).id, object: 'template' },
+    }),
   }),
   defineRoute({
     method: 'GET',
@@ -52,7 +71,10 @@ export const templateRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'The template', schema: item } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeTemplate(await services.templates.get(caller.team.id, params.template_id)) }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: serializeTemplate(await services.templates.get(caller.team.id, params.template_id)),
+    }),
   }),
   defineRoute({
     method: 'PATCH',
@@ -67,7 +89,10 @@ export const templateRoutes = [
     body: updateTemplateSchema,
     exampleBody: { name: 'Renamed' },
     responses: { 200: { description: 'Updated', schema: ref } },
-    handler: async ({ params, body, caller, services }) => ({ status: 200, body: { id: (await services.templates.update(caller.team.id, params.template_id, body)).id, object: 'template' } }),
+    handler: async ({ params, body, caller, services }) => ({
+      status: 200,
+      body: { id: (await services.templates.update(caller.team.id, params.template_id, body)).id, object: 'template' },
+    }),
   }),
   defineRoute({
     method: 'POST',
@@ -80,7 +105,10 @@ export const templateRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Published', schema: ref } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: { id: (await services.templates.publish(caller.team.id, params.template_id)).id, object: 'template' } }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: { id: (await services.templates.publish(caller.team.id, params.template_id)).id, object: 'template' },
+    }),
   }),
   defineRoute({
     method: 'POST',
@@ -93,7 +121,10 @@ export const templateRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'The copy', schema: ref } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: { id: (await services.templates.duplicate(caller.team.id, params.template_id)).id, object: 'template' } }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: { id: (await services.templates.duplicate(caller.team.id, params.template_id)).id, object: 'template' },
+    }),
   }),
   defineRoute({
     method: 'DELETE',
@@ -106,7 +137,14 @@ export const templateRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Deleted', schema: deletedSchema('template') } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: { object: 'template', id: (await services.templates.remove(caller.team.id, params.template_id)).id, deleted: true } }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: {
+        object: 'template',
+        id: (await services.templates.remove(caller.team.id, params.template_id)).id,
+        deleted: true,
+      },
+    }),
   }),
   defineRoute({
     method: 'GET',
@@ -116,7 +154,15 @@ export const templateRoutes = [
     tag,
     permission: 'sending_access',
     scope: null,
-    responses: { 200: { description: 'Every starter', schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(z.unknown()) }) } },
-    handler: async () => ({ status: 200, body: { object: 'list', has_more: false, data: STARTERS.map(serializeStarter) } }),
+    responses: {
+      200: {
+        description: 'Every starter',
+        schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(z.unknown()) }),
+      },
+    },
+    handler: async () => ({
+      status: 200,
+      body: { object: 'list', has_more: false, data: STARTERS.map(serializeStarter) },
+    }),
   }),
 ];

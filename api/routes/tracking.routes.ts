@@ -6,7 +6,11 @@ export const PIXEL_GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAA
 
 const tag = 'tracking';
 const params = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]+$/) });
-const text = (status: number, body: string, headers: Record<string, string> = {}): RouteResult => ({ status, headers, raw: { contentType: 'text/plain; charset=utf-8', bytes: Buffer.from(body) } });
+const text = (status: number, body: string, headers: Record<string, string> = {}): RouteResult => ({
+  status,
+  headers,
+  raw: { contentType: 'text/plain; charset=utf-8', bytes: Buffer.from(body) },
+});
 
 /** IPv4 clients of a dual-stack listener appear as ::ffff:a.b.c.d; events carry a.b.c.d. */
 function visitorIp(ip: string): string | null {
@@ -22,7 +26,10 @@ function headerSafe(url: string): string {
   return url.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
 }
 
-const visitor = (clientIp: string, headers: Record<string, string | string[] | undefined>) => ({ ip: visitorIp(clientIp), userAgent: (headers['user-agent'] as string | undefined) || null });
+const visitor = (clientIp: string, headers: Record<string, string | string[] | undefined>) => ({
+  ip: visitorIp(clientIp),
+  userAgent: (headers['user-agent'] as string | undefined) || null,
+});
 
 /** Served on tracking hosts only (see the tracking middleware); no credential. */
 export const trackingRoutes = [
@@ -39,8 +46,16 @@ export const trackingRoutes = [
     responses: { 200: { description: 'A transparent GIF', contentType: 'image/gif' } },
     handler: async ({ params, services, clientIp, headers }) => {
       // The pixel is answered whatever happens: a broken image helps no one (failures are logged by the caller's logger).
-      const recorded = await services.tracking.open(params.token, visitor(clientIp, headers)).then(() => null, (err: unknown) => err);
-      return { status: 200, headers: { 'cache-control': 'no-store' }, raw: { contentType: 'image/gif', bytes: PIXEL_GIF }, error: recorded ?? undefined };
+      const recorded = await services.tracking.open(params.token, visitor(clientIp, headers)).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      return {
+        status: 200,
+        headers: { 'cache-control': 'no-store' },
+        raw: { contentType: 'image/gif', bytes: PIXEL_GIF },
+        error: recorded ?? undefined,
+      };
     },
   }),
   defineRoute({
@@ -53,7 +68,10 @@ export const trackingRoutes = [
     permission: 'none',
     scope: null,
     params,
-    responses: { 302: { description: 'Redirect to the original link' }, 404: { description: 'Unknown or forged token', contentType: 'text/plain' } },
+    responses: {
+      302: { description: 'Redirect to the original link' },
+      404: { description: 'Unknown or forged token', contentType: 'text/plain' },
+    },
     handler: async ({ params, services, clientIp, headers }) => {
       const target = await services.tracking.click(params.token, visitor(clientIp, headers));
       if (!target) return text(404, 'Not found', { 'cache-control': 'no-store' });

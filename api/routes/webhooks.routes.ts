@@ -1,26 +1,66 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../core/events/log/event.types.js';
 import { listEnvelope } from '../../core/shared/pagination/list-query.js';
-import { createWebhookSchema, listQuerySchema, updateWebhookSchema } from '../../core/events/webhooks/webhook.schemas.js';
+import {
+  createWebhookSchema,
+  listQuerySchema,
+  updateWebhookSchema,
+} from '../../core/events/webhooks/webhook.schemas.js';
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES } from '../../core/events/webhooks/webhook.types.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
-import { serializeWebhookAttempt, serializeWebhookEvent, serializeWebhookEventItem } from '../serializers/webhook-event.serializer.js';
+import {
+  serializeWebhookAttempt,
+  serializeWebhookEvent,
+  serializeWebhookEventItem,
+} from '../serializers/webhook-event.serializer.js';
 import { serializeSigningSecret, serializeWebhook, serializeWebhookItem } from '../serializers/webhook.serializer.js';
 
 /** Webhook endpoints, their signing secrets, and what was sent to them: the SDK's `webhooks.*` calls. */
 const tag = 'webhooks';
-const common = { tag, permission: 'full_access' as const, scope: null, isolation: { param: 'webhook_id', resource: 'webhook' } };
+const common = {
+  tag,
+  permission: 'full_access' as const,
+  scope: null,
+  isolation: { param: 'webhook_id', resource: 'webhook' },
+};
 const params = z.object({ webhook_id: uuidParam('Webhook endpoint id') });
 const eventParams = params.extend({ event_id: uuidParam('Event id (the webhook-id header of its deliveries)') });
 const ref = z.object({ object: z.literal('webhook'), id: z.string() });
-const item = z.object({ id: z.string(), endpoint: z.string(), created_at: z.string(), status: z.enum(ENDPOINT_STATUSES), events: z.array(z.enum(EVENT_TYPES)) });
+const item = z.object({
+  id: z.string(),
+  endpoint: z.string(),
+  created_at: z.string(),
+  status: z.enum(ENDPOINT_STATUSES),
+  events: z.array(z.enum(EVENT_TYPES)),
+});
 const detail = item.extend({ object: z.literal('webhook'), signing_secret: z.string() });
 const secret = ref.extend({ signing_secret: z.string(), previous_signing_secret_expires_at: z.string().nullable() });
-const eventItem = z.object({ id: z.string(), type: z.enum(EVENT_TYPES), created_at: z.string(), status: z.enum(DELIVERY_STATUSES) });
-const payload = z.object({ type: z.enum(EVENT_TYPES), created_at: z.string(), data: z.record(z.string(), z.unknown()) });
-const eventDetail = eventItem.extend({ object: z.literal('webhook_event'), attempts: z.number().int(), next_attempt_at: z.string().nullable(), payload });
-const attempt = z.object({ id: z.string(), http_status_code: z.number().int(), response: z.string(), error: z.string().nullable(), duration_ms: z.number().int(), sent_at: z.string() });
+const eventItem = z.object({
+  id: z.string(),
+  type: z.enum(EVENT_TYPES),
+  created_at: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+});
+const payload = z.object({
+  type: z.enum(EVENT_TYPES),
+  created_at: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+const eventDetail = eventItem.extend({
+  object: z.literal('webhook_event'),
+  attempts: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+  payload,
+});
+const attempt = z.object({
+  id: z.string(),
+  http_status_code: z.number().int(),
+  response: z.string(),
+  error: z.string().nullable(),
+  duration_ms: z.number().int(),
+  sent_at: z.string(),
+});
 
 const endpointRoutes = [
   defineRoute({
@@ -60,7 +100,10 @@ const endpointRoutes = [
     summary: 'Retrieve a webhook endpoint with its signing secret',
     params,
     responses: { 200: { description: 'The endpoint', schema: detail } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeWebhook(await services.webhooks.get(caller.team.id, params.webhook_id)) }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: serializeWebhook(await services.webhooks.get(caller.team.id, params.webhook_id)),
+    }),
   }),
   defineRoute({
     ...common,
@@ -98,7 +141,10 @@ const endpointRoutes = [
     summary: 'Retrieve the signing secret (and when a rotated-out one stops signing)',
     params,
     responses: { 200: { description: 'The current secret', schema: secret } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeSigningSecret(await services.webhooks.signingSecret(caller.team.id, params.webhook_id)) }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: serializeSigningSecret(await services.webhooks.signingSecret(caller.team.id, params.webhook_id)),
+    }),
   }),
   defineRoute({
     ...common,
@@ -108,7 +154,10 @@ const endpointRoutes = [
     summary: 'Rotate the signing secret; the previous one keeps signing during the grace period',
     params,
     responses: { 200: { description: 'The new secret', schema: secret } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: serializeSigningSecret(await services.webhooks.rotateSecret(caller.team.id, params.webhook_id)) }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: serializeSigningSecret(await services.webhooks.rotateSecret(caller.team.id, params.webhook_id)),
+    }),
   }),
 ];
 
@@ -123,7 +172,7 @@ const eventRoutes = [
     query: listQuerySchema,
     responses: { 200: { description: 'A page of deliveries', schema: listSchema(eventItem) } },
     handler: async ({ params, query, caller, services }) => {
-      const { deliveries, hasMore } = await services.webhookEvents.list(caller.team.id, params.webhook_id, query);
+      const { deliveries, hasMore } = await services.webhookDeliveries.list(caller.team.id, params.webhook_id, query);
       return { status: 200, body: listEnvelope(deliveries.map(serializeWebhookEventItem), hasMore) };
     },
   }),
@@ -136,7 +185,11 @@ const eventRoutes = [
     params: eventParams,
     responses: { 200: { description: 'The delivery', schema: eventDetail } },
     handler: async ({ params, caller, services }) => {
-      const { delivery, payload } = await services.webhookEvents.get(caller.team.id, params.webhook_id, params.event_id);
+      const { delivery, payload } = await services.webhookDeliveries.get(
+        caller.team.id,
+        params.webhook_id,
+        params.event_id,
+      );
       return { status: 200, body: serializeWebhookEvent(delivery, payload) };
     },
   }),
@@ -150,7 +203,12 @@ const eventRoutes = [
     query: listQuerySchema,
     responses: { 200: { description: 'A page of attempts', schema: listSchema(attempt) } },
     handler: async ({ params, query, caller, services }) => {
-      const { attempts, hasMore } = await services.webhookEvents.attempts(caller.team.id, params.webhook_id, params.event_id, query);
+      const { attempts, hasMore } = await services.webhookDeliveries.attempts(
+        caller.team.id,
+        params.webhook_id,
+        params.event_id,
+        query,
+      );
       return { status: 200, body: listEnvelope(attempts.map(serializeWebhookAttempt), hasMore) };
     },
   }),
@@ -161,9 +219,14 @@ const eventRoutes = [
     operationId: 'replayWebhookEvent',
     summary: 'Send an event to an endpoint again (same webhook-id); refused on a disabled endpoint',
     params: eventParams,
-    responses: { 200: { description: 'Queued for delivery', schema: z.object({ object: z.literal('webhook_event'), id: z.string() }) } },
+    responses: {
+      200: {
+        description: 'Queued for delivery',
+        schema: z.object({ object: z.literal('webhook_event'), id: z.string() }),
+      },
+    },
     handler: async ({ params, caller, services }) => {
-      const delivery = await services.webhookEvents.replay(caller.team.id, params.webhook_id, params.event_id);
+      const delivery = await services.webhookDeliveries.replay(caller.team.id, params.webhook_id, params.event_id);
       return { status: 200, body: { object: 'webhook_event', id: delivery.eventId } };
     },
   }),

@@ -1,7 +1,8 @@
 import type { Email, EmailBodies } from '../../core/sending/emails/email.types.js';
 import { isoOrNull } from '../../db/dialect.js';
 
-const tagList = (tags: Record<string, string> | null) => (tags ? Object.entries(tags).map(([name, value]) => ({ name, value })) : undefined);
+const tagList = (tags: Record<string, string> | null) =>
+  tags ? Object.entries(tags).map(([name, value]) => ({ name, value })) : undefined;
 
 export function serializeEmailItem(email: Email) {
   return {
@@ -23,5 +24,11 @@ export function serializeEmailItem(email: Email) {
 }
 
 export function serializeEmail(email: Email, bodies: EmailBodies) {
-  return { ...serializeEmailItem(email), html: bodies.html, text: bodies.text, template_id: email.templateId, template_version_id: email.templateVersionId };
+  return {
+    ...serializeEmailItem(email),
+    html: bodies.html,
+    text: bodies.text,
+    template_id: email.templateId,
+    template_version_id: email.templateVersionId,
+  };
 }

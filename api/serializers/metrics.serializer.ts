@@ -6,7 +6,9 @@ function serializeRow(row: MetricsRow) {
     ...(row.period !== undefined ? { period: row.period.toISOString() } : {}),
     ...(row.domainId !== undefined ? { domain_id: row.domainId, domain_name: row.domainName ?? null } : {}),
     ...(row.emailId !== undefined ? { email_id: row.emailId } : {}),
-    ...(row.broadcastId !== undefined ? { broadcast_id: row.broadcastId, broadcast_name: row.broadcastName ?? null } : {}),
+    ...(row.broadcastId !== undefined
+      ? { broadcast_id: row.broadcastId, broadcast_name: row.broadcastName ?? null }
+      : {}),
     ...row.values,
   };
 }

@@ -32,5 +32,14 @@ export function serializeTemplate({ template, current }: TemplateView) {
 }
 
 export function serializeStarter(starter: Starter) {
-  return { object: 'starter' as const, slug: starter.slug, name: starter.name, description: starter.description, subject: starter.subject, html: starter.html, text: starter.text, variables: starter.variables };
+  return {
+    object: 'starter' as const,
+    slug: starter.slug,
+    name: starter.name,
+    description: starter.description,
+    subject: starter.subject,
+    html: starter.html,
+    text: starter.text,
+    variables: starter.variables,
+  };
 }

@@ -6,7 +6,12 @@ import { isoOrNull } from '../../db/dialect.js';
  * webhooks.events calls do; `created_at` is when the event happened.
  */
 export function serializeWebhookEventItem(delivery: WebhookDelivery) {
-  return { id: delivery.eventId, type: delivery.eventType, created_at: delivery.createdAt.toISOString(), status: delivery.status };
+  return {
+    id: delivery.eventId,
+    type: delivery.eventType,
+    created_at: delivery.createdAt.toISOString(),
+    status: delivery.status,
+  };
 }
 
 export function serializeWebhookEvent(delivery: WebhookDelivery, payload: WebhookPayload) {

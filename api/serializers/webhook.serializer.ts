@@ -19,6 +19,15 @@ export function serializeWebhook({ endpoint, secret }: EndpointWithSecret) {
 }
 
 /** Secret retrieval and rotation: the secret, and until when the previous one still signs beside it. */
-export function serializeSigningSecret({ endpoint, secret, previousExpiresAt }: EndpointWithSecret & { previousExpiresAt: Date | null }) {
-  return { object: 'webhook' as const, id: endpoint.id, signing_secret: secret, previous_signing_secret_expires_at: isoOrNull(previousExpiresAt) };
+export function serializeSigningSecret({
+  endpoint,
+  secret,
+  previousExpiresAt,
+}: EndpointWithSecret & { previousExpiresAt: Date | null }) {
+  return {
+    object: 'webhook' as const,
+    id: endpoint.id,
+    signing_secret: secret,
+    previous_signing_secret_expires_at: isoOrNull(previousExpiresAt),
+  };
 }

@@ -6,7 +6,11 @@ import { newId } from '../../lib/ids.js';
 import type { RouteContext, RouteDef, RouteResult } from '../route.js';
 import { Router } from '../router.js';
 
-const text = (status: number, body: string): RouteResult => ({ status, headers: { 'cache-control': 'no-store' }, raw: { contentType: 'text/plain; charset=utf-8', bytes: Buffer.from(body) } });
+const text = (status: number, body: string): RouteResult => ({
+  status,
+  headers: { 'cache-control': 'no-store' },
+  raw: { contentType: 'text/plain; charset=utf-8', bytes: Buffer.from(body) },
+});
 
 /**
  * Requests whose Host is a tracking host (the configured one, or a domain's tracking subdomain
@@ -22,7 +26,11 @@ export function trackingMiddleware(deps: { services: Services; routes: RouteDef[
   };
 }
 
-async function answer(ctx: Context, router: Router, deps: { services: Services; logger: Logger }): Promise<RouteResult> {
+async function answer(
+  ctx: Context,
+  router: Router,
+  deps: { services: Services; logger: Logger },
+): Promise<RouteResult> {
   const match = router.match(ctx.method === 'HEAD' ? 'GET' : ctx.method, ctx.path);
   if (match.kind !== 'route') return text(404, 'Not found');
   const parsed = match.route.params?.safeParse(match.params);
@@ -36,7 +44,8 @@ async function answer(ctx: Context, router: Router, deps: { services: Services; 
     };
     const result = await match.route.handler(context);
     if (!unit.isEmpty) await unit.commit();
-    if (result.error) deps.logger.error({ err: result.error, path: ctx.path }, 'tracking request answered despite a failure');
+    if (result.error)
+      deps.logger.error({ err: result.error, path: ctx.path }, 'tracking request answered despite a failure');
     return result;
   } catch (err) {
     deps.logger.error({ err, path: ctx.path }, 'tracking request failed');

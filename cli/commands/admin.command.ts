@@ -7,9 +7,15 @@ import { createLogger } from '../../lib/logger.js';
 import { printJson } from '../output.js';
 
 /** Runs `work` against a runtime whose logs go to stderr, so stdout stays machine-readable. */
-export async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
+export async function withRuntime<T>(
+  work: (runtime: Runtime) => Promise<T>,
+  options: { migrate?: boolean } = {},
+): Promise<T> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { fd: 2 });
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, {
+    fd: 2,
+    pretty: config.env === 'development',
+  });
   const runtime = await createRuntime(config, { ...options, logger });
   try {
     return await work(runtime);

@@ -26,7 +26,9 @@ function requirePooled(config: Config, address: string): { address: string; regi
   const matches = pooledAddresses(config).filter((entry) => entry.address.toLowerCase() === wanted);
   if (matches.length === 0) {
     const known = [...new Set(pooledAddresses(config).map((entry) => entry.address))].join(', ');
-    throw new ValidationError(`${address} is in no IP pool (configured egress addresses: ${known}); see mta.regions in the configuration`);
+    throw new ValidationError(
+      `${address} is in no IP pool (configured egress addresses: ${known}); see mta.regions in the configuration`,
+    );
   }
   return { address: matches[0]!.address, regions: matches.map((entry) => entry.region) };
 }
@@ -85,17 +87,22 @@ async function enable(runtime: Runtime, input: string, destination: string | und
 export function registerIpCommands(program: Command): void {
   const ip = program.command('ip').description('egress addresses of the IP pools');
   ip.command('list')
-    .description('every pool address per region: HELO, weight, disabled (configuration or operator), rests per destination')
+    .description(
+      'every pool address per region: HELO, weight, disabled (configuration or operator), rests per destination',
+    )
     .action(() => withRuntime(printAddresses));
   ip.command('disable <address>')
     .description('take an address out of every pool on every node (the rest of its pool keeps sending) until enabled')
     .option('--reason <text>', 'why, shown by ip list', 'disabled by the operator')
     .action((address: string, o: { reason: string }) => withRuntime((runtime) => disable(runtime, address, o.reason)));
   ip.command('enable <address>')
-    .description("undo the operator's disable; with --destination, end the address's rest from that destination instead")
+    .description(
+      "undo the operator's disable; with --destination, end the address's rest from that destination instead",
+    )
     .option('--destination <name>', 'a recipient domain the address rests from')
     .action((address: string, o: { destination?: string }) => {
-      if (o.destination !== undefined && !isDomainName(o.destination)) throw new ValidationError(`--destination must be a domain name such as gmail.com, not "${o.destination}"`);
+      if (o.destination !== undefined && !isDomainName(o.destination))
+        throw new ValidationError(`--destination must be a domain name such as gmail.com, not "${o.destination}"`);
       return withRuntime((runtime) => enable(runtime, address, o.destination?.toLowerCase()));
     });
 }

@@ -2,7 +2,11 @@ import type { Command } from 'commander';
 import type { DeliveryService } from '../../core/sending/deliveries/delivery.service.js';
 import { DELIVERY_STATES, type Delivery, type QueueFilter } from '../../core/sending/deliveries/delivery.types.js';
 import { ALL_DESTINATIONS } from '../../core/sending/deliveries/egress-block.repository.js';
-import { QueueInspection, type AttemptView, type EgressBlockView } from '../../core/sending/deliveries/queue-inspection.js';
+import {
+  QueueInspection,
+  type AttemptView,
+  type EgressBlockView,
+} from '../../core/sending/deliveries/queue-inspection.js';
 import type { Runtime } from '../../app/runtime.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
@@ -25,7 +29,8 @@ export const isDomainName = (value: string) => DOMAIN_NAME.test(value);
 export function parseQueueFilter(options: FilterOptions): QueueFilter {
   const filter: QueueFilter = {};
   if (options.email !== undefined) {
-    if (!isUuid(options.email)) throw new ValidationError(`--email must be an email id (a UUID), not "${options.email}"`);
+    if (!isUuid(options.email))
+      throw new ValidationError(`--email must be an email id (a UUID), not "${options.email}"`);
     filter.emailId = options.email.toLowerCase();
   }
   if (options.team !== undefined) {
@@ -33,18 +38,31 @@ export function parseQueueFilter(options: FilterOptions): QueueFilter {
     filter.teamId = options.team.toLowerCase();
   }
   if (options.domain !== undefined) {
-    if (!isDomainName(options.domain)) throw new ValidationError(`--domain must be a recipient domain name such as example.com, not "${options.domain}"`);
+    if (!isDomainName(options.domain))
+      throw new ValidationError(
+        `--domain must be a recipient domain name such as example.com, not "${options.domain}"`,
+      );
     filter.recipientDomain = options.domain.toLowerCase();
   }
-  if (Object.keys(filter).length === 0) throw new ValidationError('Say which deliveries: --email ID, --domain NAME (recipient domain) or --team ID (at least one; several narrow the match)');
+  if (Object.keys(filter).length === 0)
+    throw new ValidationError(
+      'Say which deliveries: --email ID, --domain NAME (recipient domain) or --team ID (at least one; several narrow the match)',
+    );
   return filter;
 }
 
 const withFilterOptions = (command: Command) =>
-  command.option('--email <id>', 'deliveries of this email').option('--domain <name>', 'deliveries to this recipient domain').option('--team <id>', "deliveries of this team's mail");
+  command
+    .option('--email <id>', 'deliveries of this email')
+    .option('--domain <name>', 'deliveries to this recipient domain')
+    .option('--team <id>', "deliveries of this team's mail");
 
 /** The filter as the flags that give it, for output and messages. */
-const filterView = (filter: QueueFilter) => ({ email: filter.emailId, domain: filter.recipientDomain, team: filter.teamId });
+const filterView = (filter: QueueFilter) => ({
+  email: filter.emailId,
+  domain: filter.recipientDomain,
+  team: filter.teamId,
+});
 const describeFilter = (filter: QueueFilter) =>
   Object.entries(filterView(filter))
     .filter(([, value]) => value !== undefined)
@@ -55,7 +73,14 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const ageSeconds = (now: Date, since: Date) => Math.max(0, Math.floor((now.getTime() - since.getTime()) / 1000));
 
 function blockView(block: EgressBlockView) {
-  return { address: block.egressIp, destination: block.destination, strikes: block.strikes, until: iso(block.blockedUntil), since: iso(block.since), reason: block.reason };
+  return {
+    address: block.egressIp,
+    destination: block.destination,
+    strikes: block.strikes,
+    until: iso(block.blockedUntil),
+    since: iso(block.since),
+    reason: block.reason,
+  };
 }
 
 /** `mailroom queue status`: what is waiting where, for how long, and which addresses are out. */
@@ -88,7 +113,14 @@ function nextAttempt(delivery: Delivery): string | null {
 }
 
 function attemptView(attempt: AttemptView) {
-  const view = { at: iso(attempt.at), outcome: attempt.outcome, egress_ip: attempt.egressIp, mx_host: attempt.mxHost, reply: attempt.reply, duration_ms: attempt.durationMs };
+  const view = {
+    at: iso(attempt.at),
+    outcome: attempt.outcome,
+    egress_ip: attempt.egressIp,
+    mx_host: attempt.mxHost,
+    reply: attempt.reply,
+    duration_ms: attempt.durationMs,
+  };
   return attempt.transcript === undefined ? view : { ...view, transcript: attempt.transcript };
 }
 
@@ -114,14 +146,33 @@ async function printEmail(runtime: Runtime, emailId: string, transcripts: boolea
       attempt_log: (await inspection.attempts(d.id, transcripts)).map(attemptView),
     });
   }
-  const emailView = email && { id: email.id, team_id: email.teamId, from: email.fromAddress, subject: email.subject, last_event: email.lastEvent, created_at: iso(email.createdAt) };
+  const emailView = email && {
+    id: email.id,
+    team_id: email.teamId,
+    from: email.fromAddress,
+    subject: email.subject,
+    last_event: email.lastEvent,
+    created_at: iso(email.createdAt),
+  };
   printJson({ email: emailView ?? null, deliveries: out });
 }
 
-const ACTIONS: Array<{ name: string; description: string; run: (service: DeliveryService, filter: QueueFilter) => Promise<number> }> = [
-  { name: 'hold', description: 'hold waiting (queued, deferred) deliveries: no worker takes them until released', run: (s, f) => s.hold(f) },
+const ACTIONS: Array<{
+  name: string;
+  description: string;
+  run: (service: DeliveryService, filter: QueueFilter) => Promise<number>;
+}> = [
+  {
+    name: 'hold',
+    description: 'hold waiting (queued, deferred) deliveries: no worker takes them until released',
+    run: (s, f) => s.hold(f),
+  },
   { name: 'release', description: 'put held deliveries back in the queue, due now', run: (s, f) => s.release(f) },
-  { name: 'retry', description: 'make queued and deferred deliveries due now (held ones need release)', run: (s, f) => s.retryNow(f) },
+  {
+    name: 'retry',
+    description: 'make queued and deferred deliveries due now (held ones need release)',
+    run: (s, f) => s.retryNow(f),
+  },
 ];
 
 /** Purge cannot be undone: without --yes it only says what it would remove, and fails. */
@@ -130,7 +181,9 @@ async function purge(runtime: Runtime, filter: QueueFilter, yes: boolean): Promi
   if (!yes) {
     const matching = await deliveries.repository.waiting(filter, PREVIEW_LIMIT);
     const count = matching.length === PREVIEW_LIMIT ? `${PREVIEW_LIMIT} or more` : String(matching.length);
-    throw new ValidationError(`purge would remove ${count} waiting (queued, deferred, held) deliveries matching ${describeFilter(filter)} and record email.failed for each; nothing was changed. Run it again with --yes to purge.`);
+    throw new ValidationError(
+      `purge would remove ${count} waiting (queued, deferred, held) deliveries matching ${describeFilter(filter)} and record email.failed for each; nothing was changed. Run it again with --yes to purge.`,
+    );
   }
   printJson({ action: 'purge', filter: filterView(filter), affected: await deliveries.purge(filter) });
 }
@@ -147,15 +200,27 @@ export function registerQueueCommands(program: Command): void {
     .requiredOption('--email <id>', 'the email id')
     .option('--transcripts', 'include the SMTP transcript of each attempt')
     .action((o: { email: string; transcripts?: boolean }) =>
-      withRuntime((runtime) => printEmail(runtime, parseQueueFilter({ email: o.email }).emailId!, Boolean(o.transcripts))),
+      withRuntime((runtime) =>
+        printEmail(runtime, parseQueueFilter({ email: o.email }).emailId!, Boolean(o.transcripts)),
+      ),
     );
   for (const action of ACTIONS) {
     withFilterOptions(queue.command(action.name).description(action.description)).action((o: FilterOptions) => {
       const filter = parseQueueFilter(o);
-      return withRuntime(async ({ services }) => printJson({ action: action.name, filter: filterView(filter), affected: await action.run(services.deliveries, filter) }));
+      return withRuntime(async ({ services }) =>
+        printJson({
+          action: action.name,
+          filter: filterView(filter),
+          affected: await action.run(services.deliveries, filter),
+        }),
+      );
     });
   }
-  withFilterOptions(queue.command('purge').description('remove waiting deliveries for good, recording email.failed for each (needs --yes)'))
+  withFilterOptions(
+    queue
+      .command('purge')
+      .description('remove waiting deliveries for good, recording email.failed for each (needs --yes)'),
+  )
     .option('--yes', 'really purge (without it, only says what would be removed)')
     .action((o: FilterOptions & { yes?: boolean }) => {
       const filter = parseQueueFilter(o);

@@ -17,8 +17,15 @@ export function registerTeamCommands(program: Command): void {
       withRuntime(async ({ db, services }) => {
         // Team and key in one transaction: a failure leaves neither behind.
         const { created, key } = await db.knex.transaction(async (trx) => {
-          const created = await services.teams.create({ name: options.name, planCode: options.plan, ownerEmail: options.ownerEmail }, trx);
-          const key = await services.apiKeys.create(created.id, { name: 'Initial key', permission: 'full_access' }, trx);
+          const created = await services.teams.create(
+            { name: options.name, planCode: options.plan, ownerEmail: options.ownerEmail },
+            trx,
+          );
+          const key = await services.apiKeys.create(
+            created.id,
+            { name: 'Initial key', permission: 'full_access' },
+            trx,
+          );
           return { created, key };
         });
         printJson({ team: serializeTeam(created), api_key: { id: key.id, token: key.token } });
@@ -32,18 +39,26 @@ export function registerTeamCommands(program: Command): void {
     .command('set-plan')
     .requiredOption('--team <id>')
     .requiredOption('--plan <code>')
-    .action((o: { team: string; plan: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setPlan(o.team, o.plan)))));
+    .action((o: { team: string; plan: string }) =>
+      withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setPlan(o.team, o.plan)))),
+    );
   team
     .command('set-risk')
     .description('suspend a team (every key answers 403 suspended_api_key) or restore it')
     .requiredOption('--team <id>')
     .requiredOption('--state <state>', 'normal or suspended')
-    .action((o: { team: string; state: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setRiskState(o.team, o.state)))));
+    .action((o: { team: string; state: string }) =>
+      withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setRiskState(o.team, o.state)))),
+    );
   team
     .command('set-tier')
     .requiredOption('--team <id>')
     .requiredOption('--tier <n>', '0 new, 1 verified, 2 paid, 3 trusted')
-    .action((o: { team: string; tier: string }) => withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setTier(o.team, Number(o.tier))))));
+    .action((o: { team: string; tier: string }) =>
+      withRuntime(async ({ services }) =>
+        printJson(serializeTeam(await services.teams.setTier(o.team, Number(o.tier)))),
+      ),
+    );
 
   const key = program.command('key').description('API keys');
   key
@@ -55,16 +70,28 @@ export function registerTeamCommands(program: Command): void {
     .action((o: { team: string; name: string; permission: string }) =>
       withRuntime(async ({ services }) => {
         await services.teams.get(o.team);
-        const permission = o.permission === 'sending_access' ? 'sending_access' : o.permission === 'full_access' ? 'full_access' : undefined;
+        const permission =
+          o.permission === 'sending_access'
+            ? 'sending_access'
+            : o.permission === 'full_access'
+              ? 'full_access'
+              : undefined;
         if (!permission) throw new Error('--permission must be full_access or sending_access');
         printJson({ api_key: await services.apiKeys.create(o.team, { name: o.name, permission }) });
       }),
     );
-  for (const [name, suspended] of [['suspend', true], ['unsuspend', false]] as const) {
+  for (const [name, suspended] of [
+    ['suspend', true],
+    ['unsuspend', false],
+  ] as const) {
     key
       .command(name)
       .requiredOption('--team <id>')
       .requiredOption('--key <id>')
-      .action((o: { team: string; key: string }) => withRuntime(async ({ services }) => printJson(serializeApiKey(await services.apiKeys.setSuspended(o.team, o.key, suspended)))));
+      .action((o: { team: string; key: string }) =>
+        withRuntime(async ({ services }) =>
+          printJson(serializeApiKey(await services.apiKeys.setSuspended(o.team, o.key, suspended))),
+        ),
+      );
   }
 }

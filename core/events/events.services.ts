@@ -5,10 +5,10 @@ import type { Config } from '../../lib/config/config.schema.js';
 import { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { DnsLookup } from '../../lib/dns/dns-resolver.js';
 import { AddressPolicy } from '../../lib/net/address-policy.js';
-import { EventService } from './log/event.service.js';
+import { EventLog } from './log/event-log.js';
 import { MetricsService } from './metrics/metric.service.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
-import { WebhookEventService } from './webhooks/webhook-event.service.js';
+import { WebhookDeliveryService } from './webhooks/webhook-delivery.service.js';
 import { WebhookOutbox } from './webhooks/webhook-outbox.js';
 import type { TargetRules } from './webhooks/webhook-target.js';
 import { WebhookService } from './webhooks/webhook.service.js';
@@ -23,16 +23,30 @@ export type EventsInfrastructure = { knex: Knex; clock: Clock; config: Config; l
 export function createEventsServices(infra: EventsInfrastructure) {
   const { knex, clock, config } = infra;
   const outbox = new WebhookOutbox(config.webhooks.endpointCacheMs);
-  const events = new EventService({ knex, clock, fanOut: outbox });
-  const settings: WebhookSettings = { ...config.webhooks, ca: config.webhooks.caFile ? readFileSync(config.webhooks.caFile, 'utf8') : undefined };
+  const events = new EventLog({ knex, clock, fanOut: outbox });
+  const settings: WebhookSettings = {
+    ...config.webhooks,
+    ca: config.webhooks.caFile ? readFileSync(config.webhooks.caFile, 'utf8') : undefined,
+  };
   // The same rules at create/update and before every attempt (DNS may have changed since).
-  const rules: TargetRules = { lookup: infra.lookup, policy: new AddressPolicy(settings.allowAddresses), allowHttp: settings.allowHttp };
+  const rules: TargetRules = {
+    lookup: infra.lookup,
+    policy: new AddressPolicy(settings.allowAddresses),
+    allowHttp: settings.allowHttp,
+  };
   const secrets = new SecretBox(infra.masterKey);
-  const webhooks = new WebhookService({ knex, clock, secrets, outbox, rules, secretGraceSeconds: settings.secretGraceSeconds });
+  const webhooks = new WebhookService({
+    knex,
+    clock,
+    secrets,
+    outbox,
+    rules,
+    secretGraceSeconds: settings.secretGraceSeconds,
+  });
   return {
-    events,
+    eventLog: events,
     webhooks,
-    webhookEvents: new WebhookEventService({ knex, clock, events, endpoints: webhooks }),
+    webhookDeliveries: new WebhookDeliveryService({ knex, clock, events, endpoints: webhooks }),
     webhookDispatcher: new WebhookDispatcher({ knex, clock, events, secrets, outbox, rules, settings }),
     metrics: new MetricsService({ knex, clock }),
   };

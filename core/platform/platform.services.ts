@@ -41,7 +41,13 @@ export function createPlatformServices(infra: PlatformInfrastructure) {
     idempotency: new IdempotencyService({ knex, clock, lease: processLease }),
     rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
     brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),
-    readiness: new ReadinessService({ knex, kv: infra.kv, blobs: infra.blobs, version: infra.version, env: config.env }),
+    readiness: new ReadinessService({
+      knex,
+      kv: infra.kv,
+      blobs: infra.blobs,
+      version: infra.version,
+      env: config.env,
+    }),
   };
 }
 

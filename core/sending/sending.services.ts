@@ -10,17 +10,20 @@ import { AddressPolicy } from '../../lib/net/address-policy.js';
 import { safeFetch } from '../../lib/net/safe-fetch.js';
 import type { SegmentSpool } from '../../lib/spool/segment-spool.js';
 import type { UnitsOfWork } from '../../db/unit-of-work.js';
-import type { EventService } from '../events/log/event.service.js';
+import type { EventLog } from '../events/log/event-log.js';
 import type { TeamService } from '../platform/teams/team.service.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryService } from './deliveries/delivery.service.js';
-import type { RecordTargets } from './domains/domain-records.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
+import { recordTargets } from './domains/record-targets.js';
+import { ReservedDomainNames } from './domains/reserved-names.js';
 import { DownloadLinks } from './emails/download-links.js';
 import { EmailAcceptance } from './emails/email-acceptance.js';
-import { EmailEvents } from './emails/email-events.js';
+import { EmailTransitions } from './emails/email-transitions.js';
+import { EmailRepository } from './emails/email.repository.js';
 import { EmailService } from './emails/email.service.js';
+import { LateOutcomes } from './deliveries/late-outcomes.service.js';
 import { SuppressionService } from './suppressions/suppression.service.js';
 import { TemplateService } from './templates/template.service.js';
 import { TrackingTokens } from './tracking/tracking-tokens.js';
@@ -36,18 +39,14 @@ export type SendingInfrastructure = {
   publicUrl: () => string;
   units: UnitsOfWork;
   lookupCache: LookupCache;
-  events: EventService;
+  events: EventLog;
   teams: TeamService;
 };
 
-/** The DNS names and addresses a domain's records point at, from the configuration. */
-function recordTargets(config: Config): RecordTargets {
-  return {
-    mtaHostname: config.mta.hostname.toLowerCase(),
-    inboundMxHost: config.inbound.mxHost.toLowerCase(),
-    trackingHost: config.tracking.host.toLowerCase(),
-    regionIps: Object.fromEntries(Object.entries(egressPools(config)).map(([region, pool]) => [region, pool.map((ip) => ip.address)])) as RecordTargets['regionIps'],
-  };
+/** Names the appliance answers as: no team may add them or a name under them. */
+function applianceHostNames(config: Config): string[] {
+  const helos = Object.values(egressPools(config)).flatMap((pool) => pool.map((egress) => egress.helo));
+  return [config.sandbox.simulatorDomain, config.mta.hostname, config.inbound.mxHost, config.tracking.host, ...helos];
 }
 
 /**
@@ -56,29 +55,79 @@ function recordTargets(config: Config): RecordTargets {
  */
 export function createSendingServices(infra: SendingInfrastructure) {
   const { knex, clock, config, lookup, events, teams } = infra;
-  const emailEvents = new EmailEvents({ clock, events });
+  const emailTransitions = new EmailTransitions({ clock, events });
   const targets = recordTargets(config);
-  const domains = new DomainService({ knex, clock, lookup, targets, secrets: new SecretBox(infra.masterKey), events, cache: infra.lookupCache });
+  const reservedNames = new ReservedDomainNames(applianceHostNames(config));
+  const domains = new DomainService({
+    knex,
+    clock,
+    lookup,
+    targets,
+    reservedNames,
+    secrets: new SecretBox(infra.masterKey),
+    events,
+    cache: infra.lookupCache,
+  });
   const suppressions = new SuppressionService({ knex, clock, events });
   const templates = new TemplateService({ knex, clock });
   const simulatorDomain = config.sandbox.simulatorDomain.toLowerCase();
   const fetchPolicy = new AddressPolicy(config.attachments.fetchAllowAddresses);
   const ca = config.attachments.fetchCaFile ? readFileSync(config.attachments.fetchCaFile, 'utf8') : undefined;
   const fetchAttachment = (url: string) =>
-    safeFetch(url, { lookup, policy: fetchPolicy, timeoutMs: config.attachments.fetchTimeoutMs, maxBytes: config.attachments.fetchMaxBytes, ca });
-  const tracking = new TrackingService({ knex, clock, emailEvents, tokens: new TrackingTokens(infra.masterKey), scheme: config.tracking.scheme, trackingHost: config.tracking.host, publicUrl: infra.publicUrl });
+    safeFetch(url, {
+      lookup,
+      policy: fetchPolicy,
+      timeoutMs: config.attachments.fetchTimeoutMs,
+      maxBytes: config.attachments.fetchMaxBytes,
+      ca,
+    });
+  const tracking = new TrackingService({
+    knex,
+    clock,
+    emailTransitions,
+    tokens: new TrackingTokens(infra.masterKey),
+    scheme: config.tracking.scheme,
+    trackingHost: config.tracking.host,
+    publicUrl: infra.publicUrl,
+  });
   const links = new DownloadLinks(infra.masterKey, infra.publicUrl);
   return {
-    emailEvents,
+    emailTransitions,
+    downloadLinks: links,
+    lateOutcomes: new LateOutcomes({ emails: new EmailRepository(knex), transitions: emailTransitions, suppressions }),
     tracking,
-    deliveries: new DeliveryService({ knex, clock, events, emailEvents, suppressions, maxQueueSeconds: config.mta.maxQueueSeconds, cache: infra.lookupCache }),
-    deliveryRetention: new DeliveryRetention({ knex, clock, transcriptRetentionDays: config.mta.transcriptRetentionDays }),
+    deliveries: new DeliveryService({
+      knex,
+      clock,
+      events,
+      emailTransitions,
+      suppressions,
+      maxQueueSeconds: config.mta.maxQueueSeconds,
+      cache: infra.lookupCache,
+    }),
+    deliveryRetention: new DeliveryRetention({
+      knex,
+      clock,
+      transcriptRetentionDays: config.mta.transcriptRetentionDays,
+    }),
     domains,
     suppressions,
     templates,
     emails: new EmailService({ knex, clock, spool: infra.spool, events, links }),
     emailAcceptance: new EmailAcceptance({
-      ...{ knex, clock, spool: infra.spool, units: infra.units, events, domains, teams, templates, suppressions, simulatorDomain, fetchAttachment },
+      ...{
+        knex,
+        clock,
+        spool: infra.spool,
+        units: infra.units,
+        events,
+        domains,
+        teams,
+        templates,
+        suppressions,
+        simulatorDomain,
+        fetchAttachment,
+      },
       instrumentHtml: (html, id, domain) => tracking.instrument(html, id, domain),
     }),
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),

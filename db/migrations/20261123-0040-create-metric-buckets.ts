@@ -2,8 +2,22 @@ import { createTable, timestamp, uuid, type Migration } from './migration.js';
 
 // The counted metrics as of this migration (a migration never changes with the code).
 const COUNTERS = [
-  'received', 'delivered', 'complained', 'suppressed', 'bounced', 'bounced_transient', 'bounced_permanent', 'bounced_undetermined',
-  'opened', 'clicked', 'delivery_delayed', 'failed', 'sent', 'unique_opened', 'unique_clicked', 'attempted',
+  'received',
+  'delivered',
+  'complained',
+  'suppressed',
+  'bounced',
+  'bounced_transient',
+  'bounced_permanent',
+  'bounced_undetermined',
+  'opened',
+  'clicked',
+  'delivery_delayed',
+  'failed',
+  'sent',
+  'unique_opened',
+  'unique_clicked',
+  'attempted',
 ];
 
 /**

@@ -27,6 +27,7 @@ import { createMetricRollupState } from './20261123-0042-create-metric-rollup-st
 import { widenTemplateVariables } from './20261123-0043-widen-template-variables.js';
 import { createProcessLeases } from './20261125-0044-create-process-leases.js';
 import { addIdempotencyOwner } from './20261125-0045-add-idempotency-owner.js';
+import { createReceivedEmails } from './20261125-0046-create-received-emails.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   widenTemplateVariables,
   createProcessLeases,
   addIdempotencyOwner,
+  createReceivedEmails,
 ];

@@ -20,7 +20,10 @@ export function uuid(table: Knex.CreateTableBuilder, name: string): Knex.ColumnB
   return table.string(name, 36);
 }
 
-export function createTable(name: string, build: (table: Knex.CreateTableBuilder) => void): Pick<Migration, 'up' | 'down'> {
+export function createTable(
+  name: string,
+  build: (table: Knex.CreateTableBuilder) => void,
+): Pick<Migration, 'up' | 'down'> {
   return {
     async up(knex) {
       if (await knex.schema.hasTable(name)) return;

@@ -6,8 +6,20 @@ import { z } from 'zod';
  * (see ENV_OVERRIDES). `mailroom config print` shows the result with secrets masked.
  */
 /** One egress address of a region's IP pool. */
-const egressAddress = z.union([z.string().min(1), z.object({ address: z.string().min(1), helo: z.string().min(1).optional(), weight: z.number().int().min(1).max(100).default(1) }).strict()]);
-const regionPool = z.object({ ips: z.array(egressAddress).min(1).default(['127.0.0.1']) }).strict().prefault({});
+const egressAddress = z.union([
+  z.string().min(1),
+  z
+    .object({
+      address: z.string().min(1),
+      helo: z.string().min(1).optional(),
+      weight: z.number().int().min(1).max(100).default(1),
+    })
+    .strict(),
+]);
+const regionPool = z
+  .object({ ips: z.array(egressAddress).min(1).default(['127.0.0.1']) })
+  .strict()
+  .prefault({});
 
 export const configSchema = z
   .object({
@@ -51,7 +63,11 @@ export const configSchema = z
         /** Requests per second per team (token bucket of the same size). The spec's value is 10. */
         rateLimitPerSecond: z.number().int().min(1).max(100000).default(10),
         /** Largest request body accepted, in bytes (sends carry attachments). */
-        maxBodyBytes: z.number().int().min(1024).default(50 * 1024 * 1024),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(50 * 1024 * 1024),
         /**
          * How long an API process keeps a looked-up API key, team or verified domain, in ms. A
          * change made in the same process (or another API worker of it) applies at the next
@@ -122,7 +138,11 @@ export const configSchema = z
         dnsCacheMs: z.number().int().min(0).max(300_000).default(10_000),
         dnsStaleMs: z.number().int().min(0).max(86_400_000).default(600_000),
         /** A claimed delivery whose worker died is taken back after this long. */
-        leaseMs: z.number().int().min(1000).default(5 * 60_000),
+        leaseMs: z
+          .number()
+          .int()
+          .min(1000)
+          .default(5 * 60_000),
         /** How often an idle worker looks for work (new mail also wakes it at once in-process). */
         pollMs: z.number().int().min(10).max(60_000).default(1000),
         /**
@@ -130,7 +150,11 @@ export const configSchema = z
          * message still undelivered after maxQueueSeconds bounces.
          */
         retrySchedule: z.array(z.number().min(0)).min(1).default([60, 300, 900, 1800, 3600, 7200, 14400, 28800]),
-        maxQueueSeconds: z.number().int().min(1).default(3 * 24 * 3600),
+        maxQueueSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .default(3 * 24 * 3600),
         /** Timeouts of the SMTP conversation, in milliseconds. */
         connectTimeoutMs: z.number().int().min(100).default(30_000),
         greetingTimeoutMs: z.number().int().min(100).default(30_000),
@@ -140,12 +164,21 @@ export const configSchema = z
         /** PEM file of extra CAs trusted for enforced TLS (a private relay; tests). */
         tlsCaFile: z.string().min(1).optional(),
         /** SMTP transcripts of attempts: bytes kept per attempt, and days kept. */
-        transcriptMaxBytes: z.number().int().min(256).max(1024 * 1024).default(16 * 1024),
+        transcriptMaxBytes: z
+          .number()
+          .int()
+          .min(256)
+          .max(1024 * 1024)
+          .default(16 * 1024),
         transcriptRetentionDays: z.number().int().min(1).default(14),
         /** Rejections that look like blocklisting, from one destination, before an address is rested there. */
         blockThreshold: z.number().int().min(1).default(3),
         /** How long an address rests from a destination that blocklisted it. */
-        blockRestSeconds: z.number().int().min(60).default(6 * 3600),
+        blockRestSeconds: z
+          .number()
+          .int()
+          .min(60)
+          .default(6 * 3600),
       })
       .strict()
       .prefault({}),
@@ -153,6 +186,74 @@ export const configSchema = z
       .object({
         /** MX target published for receiving domains (the inbound MX of this appliance). */
         mxHost: z.string().min(1).default('inbound.mailroom.localhost'),
+        /** Address the Haraka MX listens on (`mailroom inbound`, and `mailroom start`). */
+        host: z.string().min(1).default('127.0.0.1'),
+        /** SMTP port of the MX: 25 in production, 2525 otherwise; 0 picks a free port (tests). */
+        port: z.number().int().min(0).max(65535).optional(),
+        /** PEM certificate chain and key offered with STARTTLS; without them the MX speaks plain SMTP only. */
+        certFile: z.string().min(1).optional(),
+        keyFile: z.string().min(1).optional(),
+        /** Largest message accepted; a larger one is refused at the end of DATA. */
+        maxMessageBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(40 * 1024 * 1024),
+        /** Recipients accepted per message; more get 452 4.5.3 (the sender sends them again). */
+        maxRecipients: z.number().int().min(1).default(100),
+        /** Simultaneous connections from one client address; more are refused with 421 until one closes. */
+        maxConnectionsPerClient: z.number().int().min(1).default(20),
+        /** Feedback-loop addresses (ARF complaints arrive here); empty: fbl@<mta.hostname>. */
+        fblAddresses: z.array(z.email()).default([]),
+        /** Where the Haraka process and its config live at run time; default <dataDir>/inbound. */
+        runDir: z.string().min(1).optional(),
+      })
+      .strict()
+      .prefault({}),
+    metrics: z
+      .object({
+        /** Serve Prometheus metrics (`GET /metrics`) from each process on its own listen address. */
+        enabled: z.boolean().default(true),
+        /** Address of the metrics endpoint: never the public API's. */
+        host: z.string().min(1).default('127.0.0.1'),
+        /** Port of the metrics endpoint; one per process (the systemd units give each its own); 0 picks a free one. */
+        port: z.number().int().min(0).max(65535).default(9464),
+      })
+      .strict()
+      .prefault({}),
+    doctor: z
+      .object({
+        /** DNS block lists `mailroom doctor` looks each egress address up in (Spamhaus ZEN, Barracuda, SpamCop). */
+        dnsblZones: z
+          .array(z.string().min(1))
+          .default(['zen.spamhaus.org', 'b.barracudacentral.org', 'bl.spamcop.net']),
+      })
+      .strict()
+      .prefault({}),
+    submission: z
+      .object({
+        /** Address the SMTP submission server listens on (`mailroom submission`, and `mailroom start`). */
+        host: z.string().min(1).default('127.0.0.1'),
+        /**
+         * Submission port (STARTTLS, then AUTH); 0 picks a free port (tests). Default 587 in
+         * production, 2587 otherwise (a developer's `npm start` needs no privileged port).
+         */
+        port: z.number().int().min(0).max(65535).optional(),
+        /** Implicit-TLS submission port, opened only when a certificate is configured: 465 in production, 2465 otherwise. */
+        tlsPort: z.number().int().min(0).max(65535).optional(),
+        /** PEM certificate chain and key for STARTTLS and the implicit-TLS port. */
+        certFile: z.string().min(1).optional(),
+        keyFile: z.string().min(1).optional(),
+        /** AUTH without TLS: for development and tests on loopback only. */
+        allowInsecureAuth: z.boolean().default(false),
+        /** Largest message accepted (refused with 552 at DATA). */
+        maxMessageBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(40 * 1024 * 1024),
+        /** Connections served at once per process. */
+        maxClients: z.number().int().min(1).max(10_000).default(200),
       })
       .strict()
       .prefault({}),
@@ -184,7 +285,11 @@ export const configSchema = z
       .object({
         /** Attachments given by `path` are fetched over https with these bounds. */
         fetchTimeoutMs: z.number().int().min(100).max(120000).default(10000),
-        fetchMaxBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+        fetchMaxBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(10 * 1024 * 1024),
         /**
          * Addresses or CIDRs exempt from the private/loopback/link-local refusal (an internal
          * file server; tests). Empty by default: nothing internal is reachable.
@@ -207,14 +312,23 @@ export const configSchema = z
         /** One delivery attempt, from connecting to the last byte read, in ms. */
         timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
         /** Bytes of each receiver's response kept in the attempt log; the rest is not read. */
-        maxResponseBytes: z.number().int().min(0).max(1024 * 1024).default(64 * 1024),
+        maxResponseBytes: z
+          .number()
+          .int()
+          .min(0)
+          .max(1024 * 1024)
+          .default(64 * 1024),
         /**
          * Delays before each retry of a failed delivery, in seconds (+-10% jitter); once they are
          * used up the delivery is failed. The default spans about 27 hours over 8 attempts.
          */
         retrySchedule: z.array(z.number().min(0)).min(1).default([5, 300, 1800, 7200, 18000, 36000, 36000]),
         /** An endpoint whose every attempt failed for this long is disabled (PATCH status enabled restores it). */
-        disableAfterSeconds: z.number().int().min(1).default(5 * 86400),
+        disableAfterSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .default(5 * 86400),
         /** After a signing-secret rotation, the previous secret keeps signing beside the new one this long. */
         secretGraceSeconds: z.number().int().min(0).default(86400),
         /** Deliveries in flight at once per scheduler process. */
@@ -264,8 +378,24 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_MTA_CONCURRENCY: { key: 'mta.concurrency', type: 'number' },
   MAILROOM_MTA_DISABLED_IPS: { key: 'mta.disabledIps', type: 'list' },
   MAILROOM_MTA_MAX_QUEUE_SECONDS: { key: 'mta.maxQueueSeconds', type: 'number' },
+  MAILROOM_DOCTOR_DNSBL_ZONES: { key: 'doctor.dnsblZones', type: 'list' },
+  MAILROOM_METRICS_ENABLED: { key: 'metrics.enabled', type: 'boolean' },
+  MAILROOM_METRICS_HOST: { key: 'metrics.host', type: 'string' },
+  MAILROOM_METRICS_PORT: { key: 'metrics.port', type: 'number' },
   MAILROOM_INBOUND_MX_HOST: { key: 'inbound.mxHost', type: 'string' },
+  MAILROOM_INBOUND_HOST: { key: 'inbound.host', type: 'string' },
+  MAILROOM_INBOUND_PORT: { key: 'inbound.port', type: 'number' },
+  MAILROOM_INBOUND_CERT_FILE: { key: 'inbound.certFile', type: 'string' },
+  MAILROOM_INBOUND_KEY_FILE: { key: 'inbound.keyFile', type: 'string' },
+  MAILROOM_INBOUND_MAX_MESSAGE_BYTES: { key: 'inbound.maxMessageBytes', type: 'number' },
+  MAILROOM_INBOUND_FBL_ADDRESSES: { key: 'inbound.fblAddresses', type: 'list' },
   MAILROOM_TRACKING_HOST: { key: 'tracking.host', type: 'string' },
+  MAILROOM_SUBMISSION_HOST: { key: 'submission.host', type: 'string' },
+  MAILROOM_SUBMISSION_PORT: { key: 'submission.port', type: 'number' },
+  MAILROOM_SUBMISSION_TLS_PORT: { key: 'submission.tlsPort', type: 'number' },
+  MAILROOM_SUBMISSION_CERT_FILE: { key: 'submission.certFile', type: 'string' },
+  MAILROOM_SUBMISSION_KEY_FILE: { key: 'submission.keyFile', type: 'string' },
+  MAILROOM_SUBMISSION_ALLOW_INSECURE_AUTH: { key: 'submission.allowInsecureAuth', type: 'boolean' },
   MAILROOM_DNS_SERVERS: { key: 'dns.servers', type: 'list' },
   MAILROOM_ATTACHMENT_FETCH_ALLOW: { key: 'attachments.fetchAllowAddresses', type: 'list' },
   MAILROOM_ATTACHMENT_FETCH_CA_FILE: { key: 'attachments.fetchCaFile', type: 'string' },

@@ -14,7 +14,9 @@ export function egressPools(config: Config): Record<EgressRegion, EgressAddress[
   const pools = {} as Record<EgressRegion, EgressAddress[]>;
   for (const region of REGIONS) {
     pools[region] = config.mta.regions[region].ips.map((entry) =>
-      typeof entry === 'string' ? { address: entry, helo: config.mta.hostname, weight: 1 } : { address: entry.address, helo: entry.helo ?? config.mta.hostname, weight: entry.weight },
+      typeof entry === 'string'
+        ? { address: entry, helo: config.mta.hostname, weight: 1 }
+        : { address: entry.address, helo: entry.helo ?? config.mta.hostname, weight: entry.weight },
     );
   }
   return pools;

@@ -20,7 +20,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, file?: string):
       const key = issue.path.join('.') || '(root)';
       const envName = Object.entries(ENV_OVERRIDES).find(([, o]) => o.key === key)?.[0];
       const source = envName && env[envName] !== undefined ? ` (from ${envName})` : path ? ` (from ${path})` : '';
-      const unknown = issue.code === 'unrecognized_keys' ? `: unknown key(s) ${issue.keys.join(', ')}` : `: ${issue.message}`;
+      const unknown =
+        issue.code === 'unrecognized_keys' ? `: unknown key(s) ${issue.keys.join(', ')}` : `: ${issue.message}`;
       return `  ${key}${source}${unknown}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -55,10 +56,15 @@ function applyEnv(base: Json, env: NodeJS.ProcessEnv): Json {
 function convert(name: string, key: string, raw: string, type: 'string' | 'number' | 'boolean' | 'list'): unknown {
   if (type === 'string') return raw;
   // Lists are comma-separated: MAILROOM_DNS_SERVERS=127.0.0.1:5353,10.0.0.2
-  if (type === 'list') return raw.split(',').map((item) => item.trim()).filter(Boolean);
+  if (type === 'list')
+    return raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   if (type === 'number') {
     const value = Number(raw);
-    if (!Number.isFinite(value)) throw new ConfigError(`Invalid configuration:\n  ${key} (from ${name}): expected a number, got "${raw}"`);
+    if (!Number.isFinite(value))
+      throw new ConfigError(`Invalid configuration:\n  ${key} (from ${name}): expected a number, got "${raw}"`);
     return value;
   }
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
@@ -89,7 +95,9 @@ export function maskConfig(config: Config): Json {
 }
 
 function getPath(target: Json, dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Json)[part] : undefined), target);
+  return dotted
+    .split('.')
+    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Json)[part] : undefined), target);
 }
 
 export function maskUrlPassword(value: string): string {

@@ -29,27 +29,34 @@ export function cachingLookup(inner: DnsLookup, options: CachingLookupOptions): 
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<LookupResult<unknown>>>();
 
-  const cached = <T>(kind: string, ask: (name: string) => Promise<LookupResult<T>>) => async (name: string): Promise<LookupResult<T>> => {
-    const key = `${kind}:${name.toLowerCase()}`;
-    const entry = entries.get(key);
-    if (entry && now() - entry.at < options.freshMs) return entry.result as LookupResult<T>;
-    let pending = inFlight.get(key) as Promise<LookupResult<T>> | undefined;
-    if (!pending) {
-      pending = ask(name).finally(() => inFlight.delete(key));
-      inFlight.set(key, pending);
-    }
-    const result = await pending;
-    if (result.kind === 'found') {
-      // Oldest first in insertion order: a name set again moves to the end.
-      entries.delete(key);
-      if (entries.size >= LIMIT) entries.delete(entries.keys().next().value!);
-      entries.set(key, { at: now(), result });
+  const cached =
+    <T>(kind: string, ask: (name: string) => Promise<LookupResult<T>>) =>
+    async (name: string): Promise<LookupResult<T>> => {
+      const key = `${kind}:${name.toLowerCase()}`;
+      const entry = entries.get(key);
+      if (entry && now() - entry.at < options.freshMs) return entry.result as LookupResult<T>;
+      let pending = inFlight.get(key) as Promise<LookupResult<T>> | undefined;
+      if (!pending) {
+        pending = ask(name).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      const result = await pending;
+      if (result.kind === 'found') {
+        // Oldest first in insertion order: a name set again moves to the end.
+        entries.delete(key);
+        if (entries.size >= LIMIT) entries.delete(entries.keys().next().value!);
+        entries.set(key, { at: now(), result });
+        return result;
+      }
+      if (result.kind === 'temporary' && entry && now() - entry.at < options.staleMs)
+        return entry.result as LookupResult<T>;
+      if (result.kind === 'none') entries.delete(key);
       return result;
-    }
-    if (result.kind === 'temporary' && entry && now() - entry.at < options.staleMs) return entry.result as LookupResult<T>;
-    if (result.kind === 'none') entries.delete(key);
-    return result;
-  };
+    };
 
-  return { ...inner, mx: cached('mx', (name) => inner.mx(name)), addresses: cached('addresses', (name) => inner.addresses(name)) };
+  return {
+    ...inner,
+    mx: cached('mx', (name) => inner.mx(name)),
+    addresses: cached('addresses', (name) => inner.addresses(name)),
+  };
 }

@@ -38,14 +38,44 @@ export function createDnsLookup(options: { servers: string[]; timeoutMs: number 
   const lower = (name: string) => name.toLowerCase().replace(/\.$/, '');
   return {
     txt: (name) => classify(async () => (await resolver.resolveTxt(name)).map((chunks) => chunks.join(''))),
-    mx: (name) => classify(async () => (await resolver.resolveMx(name)).map((mx) => ({ exchange: lower(mx.exchange), priority: mx.priority }))),
+    mx: (name) =>
+      classify(async () =>
+        (await resolver.resolveMx(name)).map((mx) => ({ exchange: lower(mx.exchange), priority: mx.priority })),
+      ),
     cname: (name) => classify(async () => (await resolver.resolveCname(name)).map(lower)),
     addresses: async (name) => {
-      const [v4, v6] = await Promise.all([classify(() => resolver.resolve4(name)), classify(() => resolver.resolve6(name))]);
+      const [v4, v6] = await Promise.all([
+        classify(() => resolver.resolve4(name)),
+        classify(() => resolver.resolve6(name)),
+      ]);
       if (v4.kind === 'temporary' && v6.kind !== 'found') return v4;
       const values = [...(v4.kind === 'found' ? v4.values : []), ...(v6.kind === 'found' ? v6.values : [])];
       return values.length > 0 ? { kind: 'found', values } : v6.kind === 'temporary' ? v6 : { kind: 'none' };
     },
     soa: (name) => classify(async () => [await resolver.resolveSoa(name)].map((soa) => ({ nsname: soa.nsname }))),
+  };
+}
+
+/**
+ * The same look-ups, telling `onTemporary` of each temporary failure (for the metrics): a
+ * resolver that times out or answers SERVFAIL shows up before mail starts to wait on it.
+ */
+export function reportingTemporaryFailures(
+  lookup: DnsLookup,
+  onTemporary: (type: keyof DnsLookup, code: string) => void,
+): DnsLookup {
+  const watch =
+    <T>(type: keyof DnsLookup, ask: (name: string) => Promise<LookupResult<T>>) =>
+    async (name: string) => {
+      const result = await ask(name);
+      if (result.kind === 'temporary') onTemporary(type, result.error);
+      return result;
+    };
+  return {
+    txt: watch('txt', (name) => lookup.txt(name)),
+    mx: watch('mx', (name) => lookup.mx(name)),
+    cname: watch('cname', (name) => lookup.cname(name)),
+    addresses: watch('addresses', (name) => lookup.addresses(name)),
+    soa: watch('soa', (name) => lookup.soa(name)),
   };
 }

@@ -15,7 +15,8 @@ export function normalizeDomainName(input: string): string | undefined {
   const ascii = domainToASCII(trimmed).toLowerCase();
   if (!ascii || ascii.length > 253) return undefined;
   const labels = ascii.split('.');
-  if (labels.length < 2 || !labels.every((label) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?$/.test(label))) return undefined;
+  if (labels.length < 2 || !labels.every((label) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?$/.test(label)))
+    return undefined;
   if (/^\d+$/.test(labels[labels.length - 1]!)) return undefined;
   return ascii;
 }

@@ -17,7 +17,12 @@ export class MemoryKeyValueStore implements KeyValueStore {
     const now = Date.now();
     const result = refillBucket(this.buckets.get(key), capacity, ratePerSecond, now);
     this.buckets.set(key, { tokens: result.tokens, updatedMs: now });
-    return { allowed: result.allowed, remaining: result.remaining, msUntilFull: result.msUntilFull, msUntilToken: result.msUntilToken };
+    return {
+      allowed: result.allowed,
+      remaining: result.remaining,
+      msUntilFull: result.msUntilFull,
+      msUntilToken: result.msUntilToken,
+    };
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {

@@ -33,7 +33,10 @@ export class RedisKeyValueStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix: string) {
+  constructor(
+    url: string,
+    private readonly prefix: string,
+  ) {
     this.redis = new Redis(url, {
       maxRetriesPerRequest: 1,
       connectTimeout: 2000,
@@ -52,13 +55,20 @@ export class RedisKeyValueStore implements KeyValueStore {
    */
   private assertReachable(): void {
     const status = this.redis.status;
-    if (status === 'reconnecting' || status === 'close' || status === 'end') throw new Error(`Redis is unreachable (${status})`);
+    if (status === 'reconnecting' || status === 'close' || status === 'end')
+      throw new Error(`Redis is unreachable (${status})`);
   }
 
   async takeToken(key: string, capacity: number, ratePerSecond: number): Promise<TokenBucketResult> {
     this.assertReachable();
-    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>).mailroomTakeToken!;
-    const [allowed, remaining, msUntilFull, msUntilToken] = await command.call(this.redis, this.prefix + key, capacity, ratePerSecond);
+    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>)
+      .mailroomTakeToken!;
+    const [allowed, remaining, msUntilFull, msUntilToken] = await command.call(
+      this.redis,
+      this.prefix + key,
+      capacity,
+      ratePerSecond,
+    );
     return { allowed: allowed === 1, remaining: remaining!, msUntilFull: msUntilFull!, msUntilToken: msUntilToken! };
   }
 

@@ -35,3 +35,15 @@ export function markCrlf(message: Buffer): Buffer {
   knownCrlf.add(message);
   return message;
 }
+
+/** The longest line of a message in octets, line break excluded (RFC 5322 allows 998). */
+export function longestLine(message: Buffer): number {
+  let longest = 0;
+  let start = 0;
+  for (let at = message.indexOf(LF); at !== -1; at = message.indexOf(LF, at + 1)) {
+    const end = at > start && message[at - 1] === CR ? at - 1 : at;
+    if (end - start > longest) longest = end - start;
+    start = at + 1;
+  }
+  return Math.max(longest, message.length - start);
+}

@@ -13,7 +13,8 @@ export type SafeFetchOptions = {
   ca?: string;
 };
 
-export type SafeFetchResult = { ok: true; bytes: Buffer; contentType: string | undefined; finalUrl: string } | { ok: false; reason: string };
+export type SafeFetchResult =
+  { ok: true; bytes: Buffer; contentType: string | undefined; finalUrl: string } | { ok: false; reason: string };
 
 /**
  * Fetches an https URL for a caller without letting the caller reach what it should not:
@@ -29,13 +30,17 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
     if ('reason' in target) return { ok: false, reason: target.reason };
     const response = await fetchOnce(target.url, target.address, options, deadline);
     if (!response.ok) return response;
-    if (response.redirect === undefined) return { ok: true, bytes: response.bytes, contentType: response.contentType, finalUrl: current };
+    if (response.redirect === undefined)
+      return { ok: true, bytes: response.bytes, contentType: response.contentType, finalUrl: current };
     current = new URL(response.redirect, current).toString();
   }
   return { ok: false, reason: 'too many redirects' };
 }
 
-async function checkTarget(raw: string, options: SafeFetchOptions): Promise<{ url: URL; address: string } | { reason: string }> {
+async function checkTarget(
+  raw: string,
+  options: SafeFetchOptions,
+): Promise<{ url: URL; address: string } | { reason: string }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -49,7 +54,10 @@ async function checkTarget(raw: string, options: SafeFetchOptions): Promise<{ ur
   if (isIP(host)) addresses = [host];
   else {
     const found = await options.lookup.addresses(host);
-    if (found.kind !== 'found') return { reason: found.kind === 'none' ? `${host} does not resolve` : `${host} could not be resolved (${found.error})` };
+    if (found.kind !== 'found')
+      return {
+        reason: found.kind === 'none' ? `${host} does not resolve` : `${host} could not be resolved (${found.error})`,
+      };
     addresses = found.values;
   }
   // Every address must be allowed: a name with one private address is refused outright.
@@ -58,7 +66,8 @@ async function checkTarget(raw: string, options: SafeFetchOptions): Promise<{ ur
   return { url, address: addresses[0]! };
 }
 
-type Once = { ok: true; bytes: Buffer; contentType: string | undefined; redirect?: string } | { ok: false; reason: string };
+type Once =
+  { ok: true; bytes: Buffer; contentType: string | undefined; redirect?: string } | { ok: false; reason: string };
 
 function fetchOnce(url: URL, address: string, options: SafeFetchOptions, deadline: number): Promise<Once> {
   return new Promise((resolve) => {
@@ -98,7 +107,13 @@ function fetchOnce(url: URL, address: string, options: SafeFetchOptions, deadlin
             resolve({ ok: false, reason: `larger than ${options.maxBytes} bytes` });
           } else chunks.push(chunk);
         });
-        res.on('end', () => resolve({ ok: true, bytes: Buffer.concat(chunks), contentType: res.headers['content-type']?.split(';')[0]?.trim() }));
+        res.on('end', () =>
+          resolve({
+            ok: true,
+            bytes: Buffer.concat(chunks),
+            contentType: res.headers['content-type']?.split(';')[0]?.trim(),
+          }),
+        );
         res.on('error', (err) => resolve({ ok: false, reason: err.message }));
       },
     );

@@ -26,7 +26,11 @@ export class CoalescedWrites {
       while (this.pending.length > 0) {
         for (const run of contiguousRuns(this.pending.splice(0))) {
           try {
-            await writeFully(this.handle, run.map((p) => p.data), run[0]!.offset);
+            await writeFully(
+              this.handle,
+              run.map((p) => p.data),
+              run[0]!.offset,
+            );
             for (const p of run) p.resolve();
           } catch (err) {
             for (const p of run) p.reject(err);

@@ -10,7 +10,9 @@ type Entry = { fd: Promise<number | null>; users: number; lastUsed: number };
 
 /** pread into `buffer` at `position`: one thread-pool request, no FileHandle bookkeeping. */
 export function readAt(fd: number, buffer: Buffer, position: number): Promise<number> {
-  return new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, position, (err, bytesRead) => (err ? reject(err) : resolve(bytesRead))));
+  return new Promise((resolve, reject) =>
+    read(fd, buffer, 0, buffer.length, position, (err, bytesRead) => (err ? reject(err) : resolve(bytesRead))),
+  );
 }
 
 const openForReading = (path: string) =>
@@ -77,7 +79,8 @@ export class ReadHandles {
   private closeIdle(): void {
     this.timer = undefined;
     const now = Date.now();
-    for (const [segment, entry] of this.entries) if (entry.users === 0 && now - entry.lastUsed >= IDLE_MS) this.drop(segment, entry);
+    for (const [segment, entry] of this.entries)
+      if (entry.users === 0 && now - entry.lastUsed >= IDLE_MS) this.drop(segment, entry);
     if (this.entries.size > 0) this.timer = setTimeout(() => this.closeIdle(), IDLE_MS).unref();
   }
 
@@ -90,6 +93,9 @@ export class ReadHandles {
 
   private drop(segment: string, entry: Entry): void {
     if (this.entries.get(segment) === entry) this.entries.delete(segment);
-    void entry.fd.then((fd) => fd !== null && close(fd, () => undefined), () => undefined);
+    void entry.fd.then(
+      (fd) => fd !== null && close(fd, () => undefined),
+      () => undefined,
+    );
   }
 }

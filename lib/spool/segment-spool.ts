@@ -10,7 +10,15 @@ const SEGMENT_NAME = /^seg-[A-Za-z0-9-]+\.spool$/;
 export type SpoolRef = { segment: string; offset: number; length: number };
 
 /** `writers`: appends reserved on it and not yet synced; a retired segment closes at zero. */
-type Segment = { name: string; handle: FileHandle; size: number; writes: CoalescedWrites; sync: CoalescedSync; writers: number; retired: boolean };
+type Segment = {
+  name: string;
+  handle: FileHandle;
+  size: number;
+  writes: CoalescedWrites;
+  sync: CoalescedSync;
+  writers: number;
+  retired: boolean;
+};
 
 /**
  * The message spool: records appended to segment files, each process writing its own segment.
@@ -24,7 +32,10 @@ export class SegmentSpool {
   private readonly dirSync: CoalescedSync;
   private readonly readers: ReadHandles;
 
-  constructor(private readonly dir: string, private readonly maxSegmentBytes = 256 * 1024 * 1024) {
+  constructor(
+    private readonly dir: string,
+    private readonly maxSegmentBytes = 256 * 1024 * 1024,
+  ) {
     this.readers = new ReadHandles(dir);
     this.dirSync = new CoalescedSync(async () => {
       const handle = await open(this.dir, 'r');
@@ -75,7 +86,11 @@ export class SegmentSpool {
    * Deletes segments no record is referenced in any more. Only segments untouched for
    * `minAgeMs` are considered, so a segment another process is still appending to is safe.
    */
-  async sweep(isReferenced: (segment: string) => Promise<boolean>, minAgeMs: number, now = Date.now()): Promise<string[]> {
+  async sweep(
+    isReferenced: (segment: string) => Promise<boolean>,
+    minAgeMs: number,
+    now = Date.now(),
+  ): Promise<string[]> {
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -125,7 +140,15 @@ export class SegmentSpool {
     const name = `seg-${Date.now()}-${process.pid}-${randomBytes(4).toString('hex')}.spool`;
     const handle = await open(join(this.dir, name), 'wx', 0o640);
     await this.dirSync.request();
-    const segment: Segment = { name, handle, size: 0, writes: new CoalescedWrites(handle), sync: new CoalescedSync(() => handle.datasync()), writers: 0, retired: false };
+    const segment: Segment = {
+      name,
+      handle,
+      size: 0,
+      writes: new CoalescedWrites(handle),
+      sync: new CoalescedSync(() => handle.datasync()),
+      writers: 0,
+      retired: false,
+    };
     this.segment = segment;
     return segment;
   }

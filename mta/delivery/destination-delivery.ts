@@ -27,7 +27,15 @@ const SETTLE_RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 16000];
 
 /** Connections are shared only between uses with the same server, egress address, HELO and TLS settings. */
 const sessionKey = (options: SessionOptions) =>
-  [options.address, options.port, options.mxHost, options.localAddress, options.helo, options.tls, options.verifyEnforced].join('|');
+  [
+    options.address,
+    options.port,
+    options.mxHost,
+    options.localAddress,
+    options.helo,
+    options.tls,
+    options.verifyEnforced,
+  ].join('|');
 
 /**
  * Delivers batches bound for one destination domain from one egress address, reusing one
@@ -39,13 +47,27 @@ const sessionKey = (options: SessionOptions) =>
 export class DestinationDelivery {
   private readonly sessions: SessionCache;
 
-  constructor(private readonly deps: { config: Config; lookup: DnsLookup; outcomes: OutcomeRecorder; ca?: string; logger: Logger }) {
-    this.sessions = new SessionCache({ idleMs: SESSION_IDLE_MS, maxAgeMs: SESSION_MAX_AGE_MS, maxIdlePerKey: deps.config.mta.perDestinationConcurrency });
+  constructor(
+    private readonly deps: {
+      config: Config;
+      lookup: DnsLookup;
+      outcomes: OutcomeRecorder;
+      ca?: string;
+      logger: Logger;
+    },
+  ) {
+    this.sessions = new SessionCache({
+      idleMs: SESSION_IDLE_MS,
+      maxAgeMs: SESSION_MAX_AGE_MS,
+      maxIdlePerKey: deps.config.mta.perDestinationConcurrency,
+    });
   }
 
   /** Sends every batch and resolves once every outcome is written. */
   async run(destination: string, batches: DeliveryBatch[]): Promise<void> {
-    await (await this.send(destination, batches)).settled;
+    await (
+      await this.send(destination, batches)
+    ).settled;
   }
 
   /**
@@ -69,25 +91,56 @@ export class DestinationDelivery {
     const startedAt = Date.now();
     const egress = batches[0]!.egress;
     const { mxAddressLimit, mxSessionLimit } = this.deps.config.mta;
-    const route = await resolveRoute(destination, this.deps.lookup, egress.address.includes(':') ? 6 : 4, Math.random, mxAddressLimit);
+    const route = await resolveRoute(
+      destination,
+      this.deps.lookup,
+      egress.address.includes(':') ? 6 : 4,
+      Math.random,
+      mxAddressLimit,
+    );
     const context: AttemptContext = { egressIp: egress.address, mxHost: null, transcript: '', startedAt };
-    if (route.kind === 'temporary') return settling.add(this.each(batches, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: route.detail }, route.detail)));
+    if (route.kind === 'temporary')
+      return settling.add(
+        this.each(batches, (b) =>
+          this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: route.detail }, route.detail),
+        ),
+      );
     if (route.kind === 'null-mx') {
       const message = `${destination} publishes a null MX (RFC 7505): it accepts no mail`;
-      return settling.add(this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: message }, message, true)));
+      return settling.add(
+        this.each(batches, (b) =>
+          this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: message }, message, true),
+        ),
+      );
     }
-    if (route.kind === 'no-host') return settling.add(this.each(batches, (b) => this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: route.detail }, route.detail, true)));
+    if (route.kind === 'no-host')
+      return settling.add(
+        this.each(batches, (b) =>
+          this.deps.outcomes.undeliverable(
+            b,
+            b.deliveries,
+            { ...context, transcript: route.detail },
+            route.detail,
+            true,
+          ),
+        ),
+      );
 
     let pending = batches;
     let sessionsEnded = 0;
-    const targets = route.hosts.flatMap((host) => host.addresses.map((address) => ({ host, address }))).slice(0, mxAddressLimit);
+    const targets = route.hosts
+      .flatMap((host) => host.addresses.map((address) => ({ host, address })))
+      .slice(0, mxAddressLimit);
     let lastFailure = 'no MX host could be reached';
     let failureTranscript = '';
     for (const target of targets) {
       const options = this.sessionOptions(target.host, target.address, pending[0]!);
       const key = sessionKey(options);
       let session = await this.sessions.take(key);
-      if (session) session.transcript.add(`* reusing the connection to ${target.host.exchange} [${target.address}]:${options.port} from ${options.localAddress}`);
+      if (session)
+        session.transcript.add(
+          `* reusing the connection to ${target.host.exchange} [${target.address}]:${options.port} from ${options.localAddress}`,
+        );
       else {
         const opened = await SmtpSession.open(options);
         if ('error' in opened) {
@@ -106,7 +159,11 @@ export class DestinationDelivery {
       failureTranscript += `${failureTranscript ? '\n' : ''}* ${target.host.exchange} [${target.address}]: the connection ended before this message was sent`;
       if (++sessionsEnded >= mxSessionLimit) break;
     }
-    settling.add(this.each(pending, (b) => this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure)));
+    settling.add(
+      this.each(pending, (b) =>
+        this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure),
+      ),
+    );
   }
 
   /**
@@ -115,7 +172,14 @@ export class DestinationDelivery {
    * nothing more is sent. The session goes back to the cache for the next claim, or is closed
    * if it broke.
    */
-  private async sendAll(session: SmtpSession, key: string, host: MxHost, batches: DeliveryBatch[], startedAt: number, settling: Settling): Promise<DeliveryBatch[]> {
+  private async sendAll(
+    session: SmtpSession,
+    key: string,
+    host: MxHost,
+    batches: DeliveryBatch[],
+    startedAt: number,
+    settling: Settling,
+  ): Promise<DeliveryBatch[]> {
     let healthy = false;
     try {
       for (let i = 0; i < batches.length && !settling.failed; i++) {
@@ -125,10 +189,28 @@ export class DestinationDelivery {
           return batches.slice(i);
         }
         const batchStarted = i === 0 ? startedAt : Date.now();
-        const result = await session.send({ from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) }, batch.message.bytes);
+        const result = await session.send(
+          { from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) },
+          batch.message.bytes,
+        );
         // Each attempt keeps its own part of the conversation (the first one also the connect or reuse).
-        const context: AttemptContext = { egressIp: batch.egress.address, mxHost: host.exchange, transcript: session.transcript.take(), startedAt: batchStarted };
-        settling.add(retryWithBackoff(() => this.settle(batch, result, context), SETTLE_RETRY_DELAYS_MS, (err, retryInMs) => this.deps.logger.warn({ err, emailId: batch.email.id, retryInMs }, 'could not record a delivery outcome; trying again')));
+        const context: AttemptContext = {
+          egressIp: batch.egress.address,
+          mxHost: host.exchange,
+          transcript: session.transcript.take(),
+          startedAt: batchStarted,
+        };
+        settling.add(
+          retryWithBackoff(
+            () => this.settle(batch, result, context),
+            SETTLE_RETRY_DELAYS_MS,
+            (err, retryInMs) =>
+              this.deps.logger.warn(
+                { err, emailId: batch.email.id, retryInMs },
+                'could not record a delivery outcome; trying again',
+              ),
+          ),
+        );
         // A transaction that ended without DATA is still open on the server: RSET before the next.
         if ((result.kind !== 'sent' || result.accepted.length === 0) && session.usable) await session.reset();
       }
@@ -147,10 +229,13 @@ export class DestinationDelivery {
 
   private async settle(batch: DeliveryBatch, result: SendResult, context: AttemptContext): Promise<void> {
     const { outcomes } = this.deps;
-    if (result.kind === 'broken') return outcomes.broken(batch, batch.deliveries, context, `${result.stage}: ${result.error}`);
+    if (result.kind === 'broken')
+      return outcomes.broken(batch, batch.deliveries, context, `${result.stage}: ${result.error}`);
     if (result.kind === 'refused') return outcomes.replied(batch, batch.deliveries, context, replyText(result.reply));
     const byRecipient = new Map(batch.deliveries.map((d) => [d.recipient.toLowerCase(), d]));
-    const accepted = result.accepted.map((r) => byRecipient.get(r.toLowerCase())).filter((d): d is Delivery => Boolean(d));
+    const accepted = result.accepted
+      .map((r) => byRecipient.get(r.toLowerCase()))
+      .filter((d): d is Delivery => Boolean(d));
     await outcomes.delivered(batch, accepted, context, replyText(result.response));
     for (const { recipient, reply } of result.rejected) {
       const delivery = byRecipient.get(recipient.toLowerCase());

@@ -1,6 +1,7 @@
 import type { Domain } from '../../core/sending/domains/domain.types.js';
 import type { Email } from '../../core/sending/emails/email.types.js';
 import type { Services } from '../../app/services.js';
+import type { ProcessMetrics } from '../../lib/metrics/process-metrics.js';
 import { DkimSigner, type DkimSigningKey } from '../dkim/dkim-signer.js';
 
 /** A message ready for the wire: signed bytes and the envelope sender. */
@@ -17,7 +18,10 @@ export class MessagePreparer {
   private readonly signer = new DkimSigner();
   private readonly keys = new Map<string, { at: number; keys: DkimSigningKey[] }>();
 
-  constructor(private readonly services: Services) {}
+  constructor(
+    private readonly services: Services,
+    private readonly metrics?: ProcessMetrics,
+  ) {}
 
   /**
    * The domain as it is now (a change of its tls setting or return path takes effect within
@@ -29,7 +33,12 @@ export class MessagePreparer {
     if (!domain) return { domain, keys: [] };
     const cached = this.keys.get(domainId);
     if (cached && Date.now() - cached.at < KEY_CACHE_MS) return { domain, keys: cached.keys };
-    const keys = (await this.services.domains.signingKeys(domainId)).map((key) => ({ domain: domain.name, selector: key.selector, algorithm: key.algorithm, privateKeyPem: key.privateKeyPem }));
+    const keys = (await this.services.domains.signingKeys(domainId)).map((key) => ({
+      domain: domain.name,
+      selector: key.selector,
+      algorithm: key.algorithm,
+      privateKeyPem: key.privateKeyPem,
+    }));
     this.keys.set(domainId, { at: Date.now(), keys });
     return { domain, keys };
   }
@@ -39,7 +48,11 @@ export class MessagePreparer {
     if (!mime) return null;
     // Signed on the thread pool: a claim's messages are prepared at once, and the event loop
     // keeps serving the connections meanwhile.
-    return { bytes: keys.length > 0 ? await this.signer.signAsync(mime, keys) : mime, envelopeFrom: returnPath(email, domain) };
+    if (keys.length === 0) return { bytes: mime, envelopeFrom: returnPath(email, domain) };
+    const started = performance.now();
+    const bytes = await this.signer.signAsync(mime, keys);
+    this.metrics?.dkimSignSeconds.observe((performance.now() - started) / 1000);
+    return { bytes, envelopeFrom: returnPath(email, domain) };
   }
 }
 

@@ -20,7 +20,13 @@ export type Route =
  * keeping the family the egress address can reach, until `maxAddresses` are found (hosts
  * further down are not looked up: an attempt would not reach them).
  */
-export async function resolveRoute(domain: string, lookup: DnsLookup, family: 4 | 6 = 4, random: () => number = Math.random, maxAddresses = Number.POSITIVE_INFINITY): Promise<Route> {
+export async function resolveRoute(
+  domain: string,
+  lookup: DnsLookup,
+  family: 4 | 6 = 4,
+  random: () => number = Math.random,
+  maxAddresses = Number.POSITIVE_INFINITY,
+): Promise<Route> {
   const mx = await lookup.mx(domain);
   if (mx.kind === 'temporary') return { kind: 'temporary', detail: `MX look-up for ${domain} failed (${mx.error})` };
   let exchanges: string[];
@@ -52,5 +58,11 @@ export async function resolveRoute(domain: string, lookup: DnsLookup, family: 4 
   }
   if (hosts.length > 0) return { kind: 'hosts', hosts };
   if (temporary) return { kind: 'temporary', detail: temporary };
-  return { kind: 'no-host', detail: mx.kind === 'found' ? `no usable address for the MX hosts of ${domain}` : `${domain} has no MX and no address record` };
+  return {
+    kind: 'no-host',
+    detail:
+      mx.kind === 'found'
+        ? `no usable address for the MX hosts of ${domain}`
+        : `${domain} has no MX and no address record`,
+  };
 }

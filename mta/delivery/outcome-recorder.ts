@@ -2,6 +2,8 @@ import type { AttemptRecord, Delivery } from '../../core/sending/deliveries/deli
 import type { Services } from '../../app/services.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import type { Logger } from '../../lib/logger.js';
+import { replyClass } from '../../lib/metrics/bounded-labels.js';
+import type { ProcessMetrics } from '../../lib/metrics/process-metrics.js';
 import { classifyConnectionFailure, classifyReply } from '../../core/sending/bounces/bounce-classifier.js';
 import { nextAttemptAt } from '../queue/retry-schedule.js';
 import type { AttemptContext, DeliveryBatch } from './delivery-batch.js';
@@ -26,58 +28,134 @@ export function boundedReply(text: string): string {
 }
 
 export class OutcomeRecorder {
-  constructor(private readonly services: Services, private readonly config: Config, private readonly logger: Logger) {}
+  constructor(
+    private readonly services: Services,
+    private readonly config: Config,
+    private readonly logger: Logger,
+    private readonly metrics?: ProcessMetrics,
+  ) {}
 
-  private attempt(context: AttemptContext, reply: string | null): AttemptRecord {
-    return { egressIp: context.egressIp, mxHost: context.mxHost, reply, transcript: context.transcript, durationMs: Date.now() - context.startedAt };
+  /** One reply (or none: `connection`) of a remote server, by class and destination. */
+  private countReply(deliveries: Delivery[], replyOrConnection: string): void {
+    if (!this.metrics) return;
+    const domain = this.metrics.destinationLabels.of(deliveries[0]!.recipientDomain);
+    const kind = replyOrConnection === 'connection' ? 'connection' : replyClass(replyOrConnection);
+    this.metrics.smtpReplies.inc({ class: kind, domain });
   }
 
-  async delivered(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, fullReply: string): Promise<void> {
+  /** What became of each recipient's delivery this attempt. */
+  private countOutcome(deliveries: Delivery[], outcome: 'delivered' | 'bounced' | 'deferred' | 'expired'): void {
+    this.metrics?.deliveryOutcomes.inc({ outcome }, deliveries.length);
+  }
+
+  private attempt(context: AttemptContext, reply: string | null): AttemptRecord {
+    return {
+      egressIp: context.egressIp,
+      mxHost: context.mxHost,
+      reply,
+      transcript: context.transcript,
+      durationMs: Date.now() - context.startedAt,
+    };
+  }
+
+  async delivered(
+    batch: DeliveryBatch,
+    deliveries: Delivery[],
+    context: AttemptContext,
+    fullReply: string,
+  ): Promise<void> {
     if (deliveries.length === 0) return;
     const reply = boundedReply(fullReply);
+    this.countReply(deliveries, reply);
+    this.countOutcome(deliveries, 'delivered');
     await this.services.deliveries.delivered(batch.email, deliveries, this.attempt(context, reply));
   }
 
   /** A reply from the server (per recipient, or for the whole message). */
-  async replied(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, fullReply: string): Promise<void> {
+  async replied(
+    batch: DeliveryBatch,
+    deliveries: Delivery[],
+    context: AttemptContext,
+    fullReply: string,
+  ): Promise<void> {
     if (deliveries.length === 0) return;
     const reply = boundedReply(fullReply);
     const verdict = classifyReply(reply);
+    this.countReply(deliveries, reply);
     if (verdict.blocklisting && context.egressIp) {
-      await this.services.deliveries.strikeEgress(context.egressIp, deliveries[0]!.recipientDomain, reply, this.config.mta.blockThreshold, this.config.mta.blockRestSeconds);
+      await this.services.deliveries.strikeEgress(
+        context.egressIp,
+        deliveries[0]!.recipientDomain,
+        reply,
+        this.config.mta.blockThreshold,
+        this.config.mta.blockRestSeconds,
+      );
     }
     if (verdict.action === 'bounce') {
-      await this.services.deliveries.bounced(batch.email, deliveries, this.attempt(context, reply), verdict.bounce, verdict.hardBounce);
+      this.countOutcome(deliveries, 'bounced');
+      await this.services.deliveries.bounced(
+        batch.email,
+        deliveries,
+        this.attempt(context, reply),
+        verdict.bounce,
+        verdict.hardBounce,
+      );
       return;
     }
     await this.deferOrExpire(batch, deliveries, context, reply, verdict.delayType);
   }
 
   /** No reply to classify: connection refused, time-out, reset, TLS required but missing. */
-  async broken(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, fullError: string): Promise<void> {
+  async broken(
+    batch: DeliveryBatch,
+    deliveries: Delivery[],
+    context: AttemptContext,
+    fullError: string,
+  ): Promise<void> {
     if (deliveries.length === 0) return;
     const verdict = classifyConnectionFailure(boundedReply(fullError));
+    this.countReply(deliveries, 'connection');
     await this.deferOrExpire(batch, deliveries, context, verdict.bounce.message, verdict.delayType);
   }
 
   /** A permanent failure that is not a server reply (null MX, no such domain). */
-  async undeliverable(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, fullMessage: string, hard: boolean): Promise<void> {
+  async undeliverable(
+    batch: DeliveryBatch,
+    deliveries: Delivery[],
+    context: AttemptContext,
+    fullMessage: string,
+    hard: boolean,
+  ): Promise<void> {
     const message = boundedReply(fullMessage);
     const bounce = { type: 'Permanent', subType: 'General', message, diagnosticCode: [] };
+    this.countOutcome(deliveries, 'bounced');
     await this.services.deliveries.bounced(batch.email, deliveries, this.attempt(context, message), bounce, hard);
   }
 
-  private async deferOrExpire(batch: DeliveryBatch, deliveries: Delivery[], context: AttemptContext, reply: string, delayType: string): Promise<void> {
+  private async deferOrExpire(
+    batch: DeliveryBatch,
+    deliveries: Delivery[],
+    context: AttemptContext,
+    reply: string,
+    delayType: string,
+  ): Promise<void> {
     const now = new Date();
     const attempts = Math.max(...deliveries.map((d) => d.attempts)) + 1;
     const expiresAt = new Date(Math.min(...deliveries.map((d) => d.expiresAt.getTime())));
     const at = nextAttemptAt(this.config.mta.retrySchedule, attempts, now, expiresAt);
     if (at) {
+      this.countOutcome(deliveries, 'deferred');
       await this.services.deliveries.deferred(batch.email, deliveries, this.attempt(context, reply), at, delayType);
       return;
     }
     this.logger.info({ emailId: batch.email.id, attempts }, 'delivery expired in the queue');
-    const bounce = { type: 'Transient', subType: 'General', message: `Gave up after ${attempts} attempts: the message could not be delivered before it expired. Last error: ${reply}`, diagnosticCode: [`smtp; ${reply}`] };
+    this.countOutcome(deliveries, 'expired');
+    const bounce = {
+      type: 'Transient',
+      subType: 'General',
+      message: `Gave up after ${attempts} attempts: the message could not be delivered before it expired. Last error: ${reply}`,
+      diagnosticCode: [`smtp; ${reply}`],
+    };
     await this.services.deliveries.bounced(batch.email, deliveries, this.attempt(context, reply), bounce, false);
   }
 }

@@ -46,7 +46,11 @@ export class SessionCache {
   release(key: string, session: SmtpSession): void {
     const openedAt = this.opened.get(session) ?? 0;
     const entries = this.idle.get(key) ?? [];
-    if (!session.usable || Date.now() - openedAt > this.options.maxAgeMs || entries.length >= this.options.maxIdlePerKey) {
+    if (
+      !session.usable ||
+      Date.now() - openedAt > this.options.maxAgeMs ||
+      entries.length >= this.options.maxIdlePerKey
+    ) {
       session.close();
       return;
     }

@@ -1,4 +1,4 @@
-import { WireConnection } from './wire-connection.js';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { Transcript } from './transcript.js';
 
 export type SessionOptions = {
@@ -47,13 +47,13 @@ const rejection = (err: unknown) => {
  */
 export class SmtpSession {
   readonly transcript: Transcript;
-  private connection: WireConnection;
+  private connection: SMTPConnection;
   private closed = false;
 
   private constructor(readonly options: SessionOptions) {
     this.transcript = new Transcript(options.transcriptMaxBytes);
     const enforced = options.tls === 'enforced';
-    this.connection = new WireConnection({
+    this.connection = new SMTPConnection({
       host: options.address,
       port: options.port,
       servername: options.mxHost,
@@ -61,7 +61,11 @@ export class SmtpSession {
       name: options.helo,
       requireTLS: enforced,
       opportunisticTLS: !enforced,
-      tls: { rejectUnauthorized: enforced && options.verifyEnforced, servername: options.mxHost, ...(options.ca ? { ca: options.ca } : {}) },
+      tls: {
+        rejectUnauthorized: enforced && options.verifyEnforced,
+        servername: options.mxHost,
+        ...(options.ca ? { ca: options.ca } : {}),
+      },
       connectionTimeout: options.connectTimeoutMs,
       greetingTimeout: options.greetingTimeoutMs,
       socketTimeout: options.socketTimeoutMs,
@@ -75,15 +79,26 @@ export class SmtpSession {
   }
 
   /** Connects and greets; a refusal (421, 554 greeting) or failure comes back as a value. */
-  static async open(options: SessionOptions): Promise<{ session: SmtpSession } | { error: SendResult & { kind: 'refused' | 'broken' } }> {
+  static async open(
+    options: SessionOptions,
+  ): Promise<{ session: SmtpSession } | { error: SendResult & { kind: 'refused' | 'broken' } }> {
     const session = new SmtpSession(options);
-    session.transcript.add(`* connecting to ${options.mxHost} [${options.address}]:${options.port} from ${options.localAddress}`);
-    const failure = await session.whileConnected<(SendResult & { kind: 'refused' | 'broken' }) | null>('CONNECT', (resolve) => {
-      session.connection.connect((err?: Error & { response?: string; responseCode?: number; code?: string }) => {
-        if (!err) return resolve(null);
-        resolve(err.responseCode ? { kind: 'refused', reply: toReply(err.response, err.responseCode), stage: 'CONNECT' } : { kind: 'broken', error: `${err.code ?? 'ERROR'}: ${err.message}`, stage: 'CONNECT' });
-      });
-    });
+    session.transcript.add(
+      `* connecting to ${options.mxHost} [${options.address}]:${options.port} from ${options.localAddress}`,
+    );
+    const failure = await session.whileConnected<(SendResult & { kind: 'refused' | 'broken' }) | null>(
+      'CONNECT',
+      (resolve) => {
+        session.connection.connect((err?: Error & { response?: string; responseCode?: number; code?: string }) => {
+          if (!err) return resolve(null);
+          resolve(
+            err.responseCode
+              ? { kind: 'refused', reply: toReply(err.response, err.responseCode), stage: 'CONNECT' }
+              : { kind: 'broken', error: `${err.code ?? 'ERROR'}: ${err.message}`, stage: 'CONNECT' },
+          );
+        });
+      },
+    );
     if (failure) {
       session.close();
       return { error: failure };
@@ -100,12 +115,30 @@ export class SmtpSession {
     return this.whileConnected<SendResult>('DATA', (resolve) => {
       this.connection.send({ from: envelope.from, to: envelope.to, size: message.length }, message, (err, info) => {
         if (!err && info) {
-          return resolve({ kind: 'sent', accepted: info.accepted.map(String), rejected: (info.rejectedErrors ?? []).map(rejection), response: toReply(info.response, 250) });
+          return resolve({
+            kind: 'sent',
+            accepted: info.accepted.map(String),
+            rejected: (info.rejectedErrors ?? []).map(rejection),
+            response: toReply(info.response, 250),
+          });
         }
-        const e = err as Error & { response?: string; responseCode?: number; code?: string; command?: string; rejectedErrors?: unknown[] };
+        const e = err as Error & {
+          response?: string;
+          responseCode?: number;
+          code?: string;
+          command?: string;
+          rejectedErrors?: unknown[];
+        };
         // Every recipient refused: each keeps its own reply (some may be 4xx, some 5xx).
-        if (e.rejectedErrors?.length) return resolve({ kind: 'sent', accepted: [], rejected: e.rejectedErrors.map(rejection), response: toReply(e.response, e.responseCode) });
-        if (e.responseCode) return resolve({ kind: 'refused', reply: toReply(e.response, e.responseCode), stage: e.command ?? 'DATA' });
+        if (e.rejectedErrors?.length)
+          return resolve({
+            kind: 'sent',
+            accepted: [],
+            rejected: e.rejectedErrors.map(rejection),
+            response: toReply(e.response, e.responseCode),
+          });
+        if (e.responseCode)
+          return resolve({ kind: 'refused', reply: toReply(e.response, e.responseCode), stage: e.command ?? 'DATA' });
         resolve({ kind: 'broken', error: `${e.code ?? 'ERROR'}: ${e.message}`, stage: e.command ?? 'DATA' });
       });
     });
@@ -129,11 +162,18 @@ export class SmtpSession {
       // err.command names the step that failed (EHLO, STARTTLS, MAIL FROM...), when there is one.
       const onError = (err: Error & { response?: string; responseCode?: number; code?: string; command?: string }) => {
         const at = err.command ?? stage;
-        finish((err.responseCode ? { kind: 'refused', reply: toReply(err.response, err.responseCode), stage: at } : { kind: 'broken', error: `${err.code ?? 'ERROR'}: ${err.message}`, stage: at }) as T);
+        finish(
+          (err.responseCode
+            ? { kind: 'refused', reply: toReply(err.response, err.responseCode), stage: at }
+            : { kind: 'broken', error: `${err.code ?? 'ERROR'}: ${err.message}`, stage: at }) as T,
+        );
       };
       // After a 421 nodemailer closes (emitting 'end') before it hands the reply to the step's
       // callback: wait a turn so the reply, not a bare hang-up, settles the step.
-      const onEnd = () => setImmediate(() => finish({ kind: 'broken', error: 'ECONNRESET: the server closed the connection without a reply', stage } as T));
+      const onEnd = () =>
+        setImmediate(() =>
+          finish({ kind: 'broken', error: 'ECONNRESET: the server closed the connection without a reply', stage } as T),
+        );
       this.connection.on('error', onError);
       this.connection.on('end', onEnd);
       step(finish);
@@ -151,7 +191,9 @@ export class SmtpSession {
    */
   async probe(): Promise<boolean> {
     if (!this.usable) return false;
-    const result = await this.whileConnected<boolean | SendResult>('RSET', (resolve) => this.connection.reset((err) => resolve(!err)));
+    const result = await this.whileConnected<boolean | SendResult>('RSET', (resolve) =>
+      this.connection.reset((err) => resolve(!err)),
+    );
     return result === true && this.usable;
   }
 

@@ -38,7 +38,13 @@ export function parseHeaderFields(block: string): HeaderField[] {
       continue;
     }
     const colon = line.indexOf(':');
-    const name = colon === -1 ? '' : line.slice(0, colon).replace(/[ \t]+$/, '').toLowerCase();
+    const name =
+      colon === -1
+        ? ''
+        : line
+            .slice(0, colon)
+            .replace(/[ \t]+$/, '')
+            .toLowerCase();
     fields.push({ name, raw: line });
   }
   return fields;
@@ -54,15 +60,26 @@ export function splitMessage(message: Buffer): SplitMessage {
     // them) look for it to find the end of the header, so the message sent gets one.
     const text = normalized.toString('latin1');
     const block = text.endsWith('\r\n') ? text.slice(0, -2) : text;
-    return { normalized: markCrlf(Buffer.from(`${block}\r\n\r\n`, 'latin1')), fields: parseHeaderFields(block), body: Buffer.alloc(0) };
+    return {
+      normalized: markCrlf(Buffer.from(`${block}\r\n\r\n`, 'latin1')),
+      fields: parseHeaderFields(block),
+      body: Buffer.alloc(0),
+    };
   }
-  return { normalized, fields: parseHeaderFields(normalized.toString('latin1', 0, separator)), body: normalized.subarray(separator + 4) };
+  return {
+    normalized,
+    fields: parseHeaderFields(normalized.toString('latin1', 0, separator)),
+    body: normalized.subarray(separator + 4),
+  };
 }
 
 /** RFC 6376 3.4.2, without the trailing CRLF (the caller adds it, except for DKIM-Signature). */
 export function relaxedHeader(raw: string): string {
   const colon = raw.indexOf(':');
-  const name = raw.slice(0, colon).replace(/[ \t]+$/, '').toLowerCase();
+  const name = raw
+    .slice(0, colon)
+    .replace(/[ \t]+$/, '')
+    .toLowerCase();
   const value = raw
     .slice(colon + 1)
     .replace(/\r\n/g, '')

@@ -18,7 +18,8 @@ export class DkimKeyCache {
   #misses = 0;
 
   constructor(capacity = 1000) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`DKIM key cache capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`DKIM key cache capacity must be a positive integer, got ${capacity}`);
     this.#capacity = capacity;
   }
 

@@ -62,13 +62,16 @@ export function selectSignedHeaders(fields: readonly HeaderField[]): { headerLis
 function signingDomain(key: DkimSigningKey): string {
   const domain = domainToASCII(key.domain.trim());
   if (!domain) throw new Error(`DKIM signing domain is not a valid domain name: ${JSON.stringify(key.domain)}`);
-  if (!SELECTOR.test(key.selector)) throw new Error(`DKIM selector is not a valid selector: ${JSON.stringify(key.selector)}`);
+  if (!SELECTOR.test(key.selector))
+    throw new Error(`DKIM selector is not a valid selector: ${JSON.stringify(key.selector)}`);
   return domain;
 }
 
 function assertKeyType(key: KeyObject, signing: DkimSigningKey): void {
   if (key.asymmetricKeyType !== signing.algorithm) {
-    throw new Error(`DKIM key ${signing.selector}._domainkey.${signing.domain} is ${key.asymmetricKeyType ?? 'unknown'}, configured as ${signing.algorithm}`);
+    throw new Error(
+      `DKIM key ${signing.selector}._domainkey.${signing.domain} is ${key.asymmetricKeyType ?? 'unknown'}, configured as ${signing.algorithm}`,
+    );
   }
 }
 
@@ -117,7 +120,11 @@ export class DkimSigner {
   }
 
   #digest(fields: readonly HeaderField[], body: Buffer): MessageDigest {
-    return { bodyHash: bodyHashOf(body), timestamp: Math.floor(this.#clock.now().getTime() / 1000), ...selectSignedHeaders(fields) };
+    return {
+      bodyHash: bodyHashOf(body),
+      timestamp: Math.floor(this.#clock.now().getTime() / 1000),
+      ...selectSignedHeaders(fields),
+    };
   }
 
   /** The signature field with b= empty, and the text the signature is computed over. */
@@ -150,8 +157,13 @@ function bodyHashOf(body: Buffer): string {
 /** signatureOf through crypto.sign's callback form, which runs on the thread pool. */
 function signatureOfAsync(algorithm: DkimSigningKey['algorithm'], key: KeyObject, signed: string): Promise<string> {
   // RSA: PKCS#1 v1.5 over SHA-256 of the data, as createSign('sha256') does.
-  const [digestName, data] = algorithm === 'rsa' ? ['sha256', Buffer.from(signed, 'latin1')] : [null, createHash('sha256').update(signed, 'latin1').digest()];
-  return new Promise((resolve, reject) => signDigest(digestName, data, key, (err, signature) => (err ? reject(err) : resolve(signature.toString('base64')))));
+  const [digestName, data] =
+    algorithm === 'rsa'
+      ? ['sha256', Buffer.from(signed, 'latin1')]
+      : [null, createHash('sha256').update(signed, 'latin1').digest()];
+  return new Promise((resolve, reject) =>
+    signDigest(digestName, data, key, (err, signature) => (err ? reject(err) : resolve(signature.toString('base64')))),
+  );
 }
 
 function signatureOf(algorithm: DkimSigningKey['algorithm'], key: KeyObject, signed: string): string {

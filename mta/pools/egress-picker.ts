@@ -12,7 +12,9 @@ export class EgressPicker {
 
   constructor(pools: Record<EgressRegion, EgressAddress[]>, disabled: string[] = []) {
     const off = new Set(disabled);
-    this.pools = Object.fromEntries(Object.entries(pools).map(([region, pool]) => [region, pool.filter((ip) => !off.has(ip.address))])) as Record<EgressRegion, EgressAddress[]>;
+    this.pools = Object.fromEntries(
+      Object.entries(pools).map(([region, pool]) => [region, pool.filter((ip) => !off.has(ip.address))]),
+    ) as Record<EgressRegion, EgressAddress[]>;
   }
 
   /** null when every address of the region is disabled or resting for this destination. */

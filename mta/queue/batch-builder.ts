@@ -8,7 +8,12 @@ import type { OutcomeRecorder } from '../delivery/outcome-recorder.js';
 import type { EgressPicker } from '../pools/egress-picker.js';
 import { simulate } from '../simulator/mailbox-simulator.js';
 
-const localContext = (note: string): AttemptContext => ({ egressIp: null, mxHost: null, transcript: note, startedAt: Date.now() });
+const localContext = (note: string): AttemptContext => ({
+  egressIp: null,
+  mxHost: null,
+  transcript: note,
+  startedAt: Date.now(),
+});
 
 /**
  * Claimed deliveries -> batches keyed `destination|egress address`: one batch per email and
@@ -32,7 +37,12 @@ export class BatchBuilder {
     const resting = new Map<string, ReadonlySet<string>>();
     for (const { email, deliveries, domain, message } of await this.prepareAll(claimed, known)) {
       if (!domain || !message) {
-        await this.services.deliveries.failed(email, deliveries, toAttempt(localContext('')), domain ? 'The stored message could not be read' : 'The sending domain was deleted');
+        await this.services.deliveries.failed(
+          email,
+          deliveries,
+          toAttempt(localContext('')),
+          domain ? 'The stored message could not be read' : 'The sending domain was deleted',
+        );
         continue;
       }
       for (const [recipientDomain, group] of groupBy(deliveries, (d) => d.recipientDomain)) {
@@ -40,11 +50,23 @@ export class BatchBuilder {
           await this.simulate(email, group);
           continue;
         }
-        if (!resting.has(recipientDomain)) resting.set(recipientDomain, await this.services.deliveries.restingEgress(recipientDomain));
+        if (!resting.has(recipientDomain))
+          resting.set(recipientDomain, await this.services.deliveries.restingEgress(recipientDomain));
         const egress = this.picker.pick(domain.region as EgressRegion, email.id, resting.get(recipientDomain));
-        const batch: DeliveryBatch = { email, domain, deliveries: group, message, egress: egress ?? { address: '', helo: '', weight: 0 } };
+        const batch: DeliveryBatch = {
+          email,
+          domain,
+          deliveries: group,
+          message,
+          egress: egress ?? { address: '', helo: '', weight: 0 },
+        };
         if (!egress) {
-          await this.outcomes.broken(batch, group, localContext(''), `no egress address of ${domain.region} is available for ${recipientDomain}`);
+          await this.outcomes.broken(
+            batch,
+            group,
+            localContext(''),
+            `no egress address of ${domain.region} is available for ${recipientDomain}`,
+          );
           continue;
         }
         const key = `${recipientDomain}|${egress.address}`;
@@ -82,11 +104,24 @@ export class BatchBuilder {
     for (const delivery of deliveries) {
       const outcome = simulate(delivery.recipient);
       const attempt = toAttempt(localContext(`* mailbox simulator: ${outcome.kind}`));
-      if (outcome.kind === 'delivered') await this.services.deliveries.delivered(email, [delivery], { ...attempt, reply: '250 2.0.0 OK (simulated)' });
-      if (outcome.kind === 'complained') await this.services.deliveries.complained(email, [delivery], { ...attempt, reply: '250 2.0.0 OK (simulated)' });
-      if (outcome.kind === 'suppressed') await this.services.deliveries.suppressed(email, [delivery], attempt, `${delivery.recipient} is suppressed (simulated)`);
+      if (outcome.kind === 'delivered')
+        await this.services.deliveries.delivered(email, [delivery], { ...attempt, reply: '250 2.0.0 OK (simulated)' });
+      if (outcome.kind === 'complained')
+        await this.services.deliveries.complained(email, [delivery], { ...attempt, reply: '250 2.0.0 OK (simulated)' });
+      if (outcome.kind === 'suppressed')
+        await this.services.deliveries.suppressed(
+          email,
+          [delivery],
+          attempt,
+          `${delivery.recipient} is suppressed (simulated)`,
+        );
       if (outcome.kind === 'bounced') {
-        const bounce = { type: 'Permanent', subType: 'General', message: outcome.reply, diagnosticCode: [outcome.reply] };
+        const bounce = {
+          type: 'Permanent',
+          subType: 'General',
+          message: outcome.reply,
+          diagnosticCode: [outcome.reply],
+        };
         await this.services.deliveries.bounced(email, [delivery], { ...attempt, reply: outcome.reply }, bounce, false);
       }
     }
@@ -94,7 +129,13 @@ export class BatchBuilder {
 }
 
 function toAttempt(context: AttemptContext) {
-  return { egressIp: context.egressIp, mxHost: context.mxHost, reply: null, transcript: context.transcript, durationMs: Date.now() - context.startedAt };
+  return {
+    egressIp: context.egressIp,
+    mxHost: context.mxHost,
+    reply: null,
+    transcript: context.transcript,
+    durationMs: Date.now() - context.startedAt,
+  };
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {

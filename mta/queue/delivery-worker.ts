@@ -12,34 +12,14 @@ import { MessagePreparer } from '../delivery/message-preparer.js';
 import { OutcomeRecorder } from '../delivery/outcome-recorder.js';
 import { EgressPicker } from '../pools/egress-picker.js';
 import { BatchBuilder } from './batch-builder.js';
+import { claimSizedParts } from './claim-parts.js';
 import { DestinationLimiter } from './destination-limiter.js';
+import { LeaseRenewal } from './lease-renewal.js';
 
 /** Share of a worker's slots bulk mail may hold, so transactional mail always finds a free one. */
 const BULK_SHARE = 0.5;
 /** Emails handed over in one transaction at most. */
 const HAND_OVER_MAX = 200;
-/** Renewals of one claim's leases at most: 36 thirds, 12 leases (an hour with the default lease). */
-const MAX_LEASE_RENEWALS = 36;
-
-export type DeliveryWorker = { stop(): Promise<void>; wake(): void; readonly inFlight: number };
-
-/** Consecutive emails' deliveries in parts of about `size` (an email is never split). */
-function claimSizedParts<T extends { deliveries: unknown[] }>(entries: T[], size: number): T[][] {
-  const parts: T[][] = [];
-  let part: T[] = [];
-  let count = 0;
-  for (const entry of entries) {
-    if (count > 0 && count + entry.deliveries.length > size) {
-      parts.push(part);
-      part = [];
-      count = 0;
-    }
-    part.push(entry);
-    count += entry.deliveries.length;
-  }
-  if (part.length > 0) parts.push(part);
-  return parts;
-}
 
 /**
  * The mta process's loop: hand accepted emails over to the queue (keeping the deliveries that
@@ -49,131 +29,177 @@ function claimSizedParts<T extends { deliveries: unknown[] }>(entries: T[], size
  * per-destination cap. Several workers (processes, nodes) share the queue through the claim; a
  * worker that dies leaves leases that expire and are claimed again.
  */
-export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
-  const { config, services, logger } = runtime;
-  const lookup = cachingLookup(runtime.lookup, { freshMs: config.mta.dnsCacheMs, staleMs: config.mta.dnsStaleMs });
-  const owner = `${hostname()}:${process.pid}`;
-  const outcomes = new OutcomeRecorder(services, config, logger);
-  const destination = new DestinationDelivery({ config, lookup, outcomes, logger, ca: config.mta.tlsCaFile ? readFileSync(config.mta.tlsCaFile, 'utf8') : undefined });
-  const batches = new BatchBuilder(services, new MessagePreparer(services), new EgressPicker(egressPools(config), config.mta.disabledIps), config.sandbox.simulatorDomain, outcomes);
-  const limiter = new DestinationLimiter(config.mta.perDestinationConcurrency);
-  // Claims small enough that the slots spread over several claims in flight: a destination's
-  // share of one claim goes over one connection, so this is what lets one busy destination use
-  // up to its per-destination cap of connections at once.
-  const claimSize = Math.max(1, Math.ceil(config.mta.concurrency / config.mta.perDestinationConcurrency));
-  const inFlight = { all: 0, bulk: 0 };
-  const running = new Set<Promise<void>>();
-  let loop: PollingLoop | null = null;
+export class DeliveryWorker {
+  private readonly owner = `${hostname()}:${process.pid}`;
+  private readonly destination: DestinationDelivery;
+  private readonly batches: BatchBuilder;
+  private readonly limiter: DestinationLimiter;
+  /**
+   * Claims small enough that the slots spread over several claims in flight: a destination's
+   * share of one claim goes over one connection, so this is what lets one busy destination use
+   * up to its per-destination cap of connections at once.
+   */
+  private readonly claimSize: number;
+  private readonly slots = { all: 0, bulk: 0 };
+  private readonly running = new Set<Promise<void>>();
+  private loop: PollingLoop | null = null;
 
-  const deliverClaimed = async (lane: Lane, claimed: Delivery[], emails: Email[] = []) => {
-    inFlight.all += claimed.length;
-    if (lane === 'bulk') inFlight.bulk += claimed.length;
-    // Leases are renewed at a third of their length while the claim is worked on (settled
-    // deliveries drop out by themselves); a worker that dies stops renewing. Every step of an
-    // attempt has its time-out, so a claim ends; should one hang anyway, renewal stops after
-    // MAX_LEASE_RENEWALS and its deliveries are taken back like a dead worker's.
-    let renewals = 0;
-    const renewal = setInterval(() => {
-      if (++renewals > MAX_LEASE_RENEWALS) {
-        clearInterval(renewal);
-        logger.warn({ deliveries: claimed.length }, 'a claim outlasted its lease renewals; its deliveries will be taken back when the lease expires');
-        return;
-      }
-      services.deliveries.renewLeases(claimed, config.mta.leaseMs).catch((err: unknown) => logger.warn({ err }, 'could not renew delivery leases'));
-    }, config.mta.leaseMs / 3);
-    renewal.unref();
-    try {
-      const groups = await batches.build(claimed, emails);
-      // A destination's connection slot is held while sending; the outcomes settle after it is free.
-      const sends = [...groups.entries()].map(async ([key, group]) => {
-        const domain = key.split('|')[0]!;
-        await (await limiter.run(domain, () => destination.send(domain, group))).settled;
-      });
-      await Promise.all(sends);
-    } catch (err) {
-      // Leases expire, so nothing is lost: the deliveries are claimed again later.
-      logger.error({ err }, 'delivery batch failed; its deliveries will be retried when their lease expires');
-    } finally {
-      clearInterval(renewal);
-      inFlight.all -= claimed.length;
-      if (lane === 'bulk') inFlight.bulk -= claimed.length;
-      loop?.wake();
-    }
-  };
+  constructor(private readonly runtime: Runtime) {
+    const { config, services, logger } = runtime;
+    const lookup = cachingLookup(runtime.lookup, { freshMs: config.mta.dnsCacheMs, staleMs: config.mta.dnsStaleMs });
+    const outcomes = new OutcomeRecorder(services, config, logger, runtime.metrics);
+    this.destination = new DestinationDelivery({
+      config,
+      lookup,
+      outcomes,
+      logger,
+      ca: config.mta.tlsCaFile ? readFileSync(config.mta.tlsCaFile, 'utf8') : undefined,
+    });
+    this.batches = new BatchBuilder(
+      services,
+      new MessagePreparer(services, runtime.metrics),
+      new EgressPicker(egressPools(config), config.mta.disabledIps),
+      config.sandbox.simulatorDomain,
+      outcomes,
+    );
+    this.limiter = new DestinationLimiter(config.mta.perDestinationConcurrency);
+    this.claimSize = Math.max(1, Math.ceil(config.mta.concurrency / config.mta.perDestinationConcurrency));
+  }
 
-  const token = () => `${owner}:${randomBytes(6).toString('hex')}`;
+  /** Deliveries being worked on now. */
+  get inFlight(): number {
+    return this.slots.all;
+  }
 
-  const start = (lane: Lane, claimed: Delivery[], emails?: Email[]) => {
-    const work = deliverClaimed(lane, claimed, emails);
-    running.add(work);
-    void work.finally(() => running.delete(work));
-  };
+  start(): this {
+    const { config, logger } = this.runtime;
+    this.loop = startPollingLoop({
+      tick: () => this.tick(),
+      hasRoom: () => this.slots.all < config.mta.concurrency,
+      pollMs: config.mta.pollMs,
+      onError: (err) => logger.error({ err }, 'mta tick failed'),
+    });
+    logger.info({ owner: this.owner, concurrency: config.mta.concurrency }, 'mta worker started');
+    return this;
+  }
+
+  wake(): void {
+    this.loop?.wake();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop?.stop();
+    await Promise.allSettled([...this.running]);
+    this.destination.close();
+  }
+
+  /** One round: fresh mail first, then due transactional deliveries, then bulk into its share. */
+  private async tick(): Promise<number> {
+    const { config, logger } = this.runtime;
+    const [handed, kept] = await this.handOver(config.mta.concurrency - this.slots.all).catch((err: unknown) => {
+      logger.error({ err }, 'hand-over failed; the emails stay queued and are handed over later');
+      return [0, 0];
+    });
+    const free = config.mta.concurrency - this.slots.all;
+    const transactional = await this.claimLane('transactional', free);
+    const bulkRoom = Math.floor(config.mta.concurrency * BULK_SHARE) - this.slots.bulk;
+    const bulk = await this.claimLane('bulk', Math.min(free - transactional, bulkRoom));
+    return handed + kept + transactional + bulk;
+  }
 
   /**
    * Fresh mail: the hand-over keeps the deliveries that fit in the free slots, leased to this
    * worker, and they start at once in claim-sized parts (a part's share of a destination goes
    * over one connection, as a claim's does). Returns [emails handed over, deliveries kept].
    */
-  const handOver = async (room: number): Promise<[number, number]> => {
+  private async handOver(room: number): Promise<[number, number]> {
     // As many emails as there is room for (at least a claim's worth, so a full worker still
     // moves mail into the queue for others): what this worker hands over, it mostly keeps.
-    const limit = Math.min(HAND_OVER_MAX, Math.max(room, claimSize));
-    const { handed, taken } = await services.deliveries.handOverAndTake({ token: token(), leaseMs: config.mta.leaseMs, room }, limit);
+    const limit = Math.min(HAND_OVER_MAX, Math.max(room, this.claimSize));
+    const { handed, taken } = await this.runtime.services.deliveries.handOverAndTake(
+      { token: this.token(), leaseMs: this.runtime.config.mta.leaseMs, room },
+      limit,
+    );
     let kept = 0;
-    for (const part of claimSizedParts(taken, claimSize)) {
+    for (const part of claimSizedParts(taken, this.claimSize)) {
       const deliveries = part.flatMap((entry) => entry.deliveries);
       kept += deliveries.length;
-      start('transactional', deliveries, part.map((entry) => entry.email));
+      this.work(
+        'transactional',
+        deliveries,
+        part.map((entry) => entry.email),
+      );
     }
     return [handed, kept];
-  };
-
-  const claim = async (lane: Lane, limit: number) => {
-    if (limit <= 0) return 0;
-    const claimed = await services.deliveries.claim(lane, limit, token(), config.mta.leaseMs);
-    if (claimed.length === 0) return 0;
-    const work = deliverClaimed(lane, claimed);
-    running.add(work);
-    void work.finally(() => running.delete(work));
-    return claimed.length;
-  };
+  }
 
   /**
    * Fills up to `room` slots of a lane. When the first claim comes back full, more is due than
    * one claim holds: the rest of the room is claimed in parallel claims (they skip each other's
    * rows), so the claim rate keeps up with many connections finishing at once.
    */
-  const claimLane = async (lane: Lane, room: number): Promise<number> => {
-    const first = await claim(lane, Math.min(room, claimSize));
-    if (first < claimSize || room <= claimSize) return first;
+  private async claimLane(lane: Lane, room: number): Promise<number> {
+    const size = this.claimSize;
+    const first = await this.claim(lane, Math.min(room, size));
+    if (first < size || room <= size) return first;
     const more: Array<Promise<number>> = [];
-    for (let left = room - first; left > 0; left -= claimSize) more.push(claim(lane, Math.min(left, claimSize)));
+    for (let left = room - first; left > 0; left -= size) more.push(this.claim(lane, Math.min(left, size)));
     return first + (await Promise.all(more)).reduce((sum, n) => sum + n, 0);
-  };
+  }
 
-  const tick = async (): Promise<number> => {
-    const [handed, kept] = await handOver(config.mta.concurrency - inFlight.all).catch((err: unknown) => {
-      logger.error({ err }, 'hand-over failed; the emails stay queued and are handed over later');
-      return [0, 0];
-    });
-    const free = config.mta.concurrency - inFlight.all;
-    const transactional = await claimLane('transactional', free);
-    const bulkRoom = Math.floor(config.mta.concurrency * BULK_SHARE) - inFlight.bulk;
-    const bulk = await claimLane('bulk', Math.min(free - transactional, bulkRoom));
-    return handed + kept + transactional + bulk;
-  };
+  private async claim(lane: Lane, limit: number): Promise<number> {
+    if (limit <= 0) return 0;
+    const claimed = await this.runtime.services.deliveries.claim(
+      lane,
+      limit,
+      this.token(),
+      this.runtime.config.mta.leaseMs,
+    );
+    if (claimed.length > 0) this.work(lane, claimed);
+    return claimed.length;
+  }
 
-  loop = startPollingLoop({ tick, hasRoom: () => inFlight.all < config.mta.concurrency, pollMs: config.mta.pollMs, onError: (err) => logger.error({ err }, 'mta tick failed') });
-  logger.info({ owner, concurrency: config.mta.concurrency }, 'mta worker started');
-  return {
-    get inFlight() {
-      return inFlight.all;
-    },
-    wake: () => loop?.wake(),
-    async stop() {
-      await loop?.stop();
-      await Promise.allSettled([...running]);
-      destination.close();
-    },
-  };
+  /** Starts delivering a claim in the background; stop() waits for what is running. */
+  private work(lane: Lane, claimed: Delivery[], emails?: Email[]): void {
+    const work = this.deliverClaimed(lane, claimed, emails);
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  private async deliverClaimed(lane: Lane, claimed: Delivery[], emails: Email[] = []): Promise<void> {
+    this.slots.all += claimed.length;
+    if (lane === 'bulk') this.slots.bulk += claimed.length;
+    const renewal = new LeaseRenewal(this.runtime, claimed);
+    try {
+      const groups = await this.batches.build(claimed, emails);
+      // A destination's connection slot is held while sending; the outcomes settle after it is free.
+      const sends = [...groups.entries()].map(async ([key, group]) => {
+        const domain = key.split('|')[0]!;
+        await (
+          await this.limiter.run(domain, () => this.destination.send(domain, group))
+        ).settled;
+      });
+      await Promise.all(sends);
+    } catch (err) {
+      // Leases expire, so nothing is lost: the deliveries are claimed again later.
+      this.runtime.logger.error(
+        { err },
+        'delivery batch failed; its deliveries will be retried when their lease expires',
+      );
+    } finally {
+      renewal.stop();
+      this.slots.all -= claimed.length;
+      if (lane === 'bulk') this.slots.bulk -= claimed.length;
+      this.loop?.wake();
+    }
+  }
+
+  private token(): string {
+    return `${this.owner}:${randomBytes(6).toString('hex')}`;
+  }
+}
+
+/** A started worker for this process's runtime. */
+export function startDeliveryWorker(runtime: Runtime): DeliveryWorker {
+  return new DeliveryWorker(runtime).start();
 }

@@ -5,16 +5,16 @@
  * addresses stay usable.
  */
 export type SimulatedOutcome =
-  | { kind: 'delivered' }
-  | { kind: 'bounced'; reply: string }
-  | { kind: 'complained' }
-  | { kind: 'suppressed' };
+  { kind: 'delivered' } | { kind: 'bounced'; reply: string } | { kind: 'complained' } | { kind: 'suppressed' };
 
 export function simulate(recipient: string): SimulatedOutcome {
   const local = recipient.slice(0, recipient.lastIndexOf('@')).toLowerCase().split('+')[0];
   switch (local) {
     case 'bounced':
-      return { kind: 'bounced', reply: '550 5.1.1 <' + recipient + '>: Recipient address rejected: User unknown (simulated)' };
+      return {
+        kind: 'bounced',
+        reply: '550 5.1.1 <' + recipient + '>: Recipient address rejected: User unknown (simulated)',
+      };
     case 'complained':
       return { kind: 'complained' };
     case 'suppressed':

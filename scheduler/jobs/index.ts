@@ -5,10 +5,23 @@ import { purgeEmailsJob } from './purge-emails.job.js';
 import { purgeEventsJob } from './purge-events.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeMetricsJob } from './purge-metrics.job.js';
+import { purgeReceivedEmailsJob } from './purge-received-emails.job.js';
 import { purgeRequestLogsJob } from './purge-request-logs.job.js';
 import { purgeWebhookDeliveriesJob } from './purge-webhook-deliveries.job.js';
 import { rollupMetricsJob } from './rollup-metrics.job.js';
 import { verifyDomainsJob } from './verify-domains.job.js';
 
 /** The one list of scheduled jobs. */
-export const jobs: Job[] = [dispatchScheduledJob, purgeRequestLogsJob, purgeIdempotencyKeysJob, purgeEventsJob, purgeEmailsJob, purgeDeliveriesJob, verifyDomainsJob, rollupMetricsJob, purgeMetricsJob, purgeWebhookDeliveriesJob];
+export const jobs: Job[] = [
+  dispatchScheduledJob,
+  purgeRequestLogsJob,
+  purgeIdempotencyKeysJob,
+  purgeEventsJob,
+  purgeEmailsJob,
+  purgeReceivedEmailsJob,
+  purgeDeliveriesJob,
+  verifyDomainsJob,
+  rollupMetricsJob,
+  purgeMetricsJob,
+  purgeWebhookDeliveriesJob,
+];

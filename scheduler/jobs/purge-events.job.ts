@@ -5,5 +5,5 @@ export const purgeEventsJob: Job = {
   name: 'purge-events',
   cron: '37 * * * *',
   timeoutMs: 10 * 60_000,
-  run: async (services) => ({ deleted: await services.events.purgeExpired() }),
+  run: async (services) => ({ deleted: await services.eventLog.purgeExpired() }),
 };

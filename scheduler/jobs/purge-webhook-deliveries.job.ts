@@ -5,5 +5,5 @@ export const purgeWebhookDeliveriesJob: Job = {
   name: 'purge-webhook-deliveries',
   cron: '47 * * * *',
   timeoutMs: 15 * 60_000,
-  run: async (services) => services.webhookEvents.purgeExpired(),
+  run: async (services) => services.webhookDeliveries.purgeExpired(),
 };

@@ -17,14 +17,18 @@ export function startWebhookWorker(runtime: Runtime): WebhookWorker {
   const owner = `${hostname()}:${process.pid}`;
   const running = new Set<Promise<void>>();
   let loop: PollingLoop | null = null;
-  services.webhookDispatcher.onEndpointDisabled((info) => logger.warn(info, 'webhook endpoint disabled: every attempt failed for webhooks.disableAfterSeconds'));
+  services.webhookDispatcher.onEndpointDisabled((info) =>
+    logger.warn(info, 'webhook endpoint disabled: every attempt failed for webhooks.disableAfterSeconds'),
+  );
 
   const start = (delivery: WebhookDelivery) => {
     const work = services.webhookDispatcher
       .deliver(delivery)
-      .then(() => undefined)
+      .then((outcome) => void runtime.metrics.webhookAttempts.inc({ outcome }))
       // The lease runs out and another claim retries it: nothing is lost.
-      .catch((err: unknown) => logger.error({ err, delivery: delivery.id }, 'webhook delivery failed; it is retried when its lease ends'))
+      .catch((err: unknown) =>
+        logger.error({ err, delivery: delivery.id }, 'webhook delivery failed; it is retried when its lease ends'),
+      )
       .finally(() => {
         running.delete(work);
         // A slot came free: a loop that slept because it was full looks again at once.
@@ -36,12 +40,20 @@ export function startWebhookWorker(runtime: Runtime): WebhookWorker {
   const tick = async (): Promise<number> => {
     const free = config.webhooks.concurrency - running.size;
     if (free <= 0) return 0;
-    const claimed = await services.webhookDispatcher.claim(Math.min(free, 100), `${owner}:${randomBytes(6).toString('hex')}`);
+    const claimed = await services.webhookDispatcher.claim(
+      Math.min(free, 100),
+      `${owner}:${randomBytes(6).toString('hex')}`,
+    );
     for (const delivery of claimed) start(delivery);
     return claimed.length;
   };
 
-  loop = startPollingLoop({ tick, hasRoom: () => running.size < config.webhooks.concurrency, pollMs: config.webhooks.pollMs, onError: (err) => logger.error({ err }, 'webhook claim failed') });
+  loop = startPollingLoop({
+    tick,
+    hasRoom: () => running.size < config.webhooks.concurrency,
+    pollMs: config.webhooks.pollMs,
+    onError: (err) => logger.error({ err }, 'webhook claim failed'),
+  });
   logger.info({ owner, concurrency: config.webhooks.concurrency }, 'webhook worker started');
   return {
     get inFlight() {

@@ -23,7 +23,11 @@ const doc = (await request(app.url, '/openapi.json')).body as { paths: Record<st
 const targets = Object.entries(doc.paths).flatMap(([path, methods]) =>
   Object.entries(methods)
     .filter(([, op]) => op.requestBody?.content?.['application/json'])
-    .map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, '0196f0e0-0000-7000-8000-000000000000'), example: op.requestBody!.content!['application/json']!.example })),
+    .map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path: path.replace(/\{[^}]+\}/g, '0196f0e0-0000-7000-8000-000000000000'),
+      example: op.requestBody!.content!['application/json']!.example,
+    })),
 );
 
 t.ok(targets.length >= 15, `${targets.length} routes take a JSON body`);
@@ -36,16 +40,34 @@ for (const target of targets) {
       ['one level too deep', deepArray(MAX_JSON_DEPTH + 1)],
     ];
     if (target.example && typeof target.example === 'object' && !Array.isArray(target.example)) {
-      for (const field of Object.keys(target.example)) bodies.push([`example with a deep ${field}`, JSON.stringify({ ...target.example, [field]: nested(3000) })]);
+      for (const field of Object.keys(target.example))
+        bodies.push([`example with a deep ${field}`, JSON.stringify({ ...target.example, [field]: nested(3000) })]);
     }
     if (Array.isArray(target.example)) bodies.push(['example items nested deep', JSON.stringify([nested(3000)])]);
     for (const [label, rawBody] of bodies) {
-      const res = await request(app.url, target.path, { method: target.method, token, rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await request(app.url, target.path, {
+        method: target.method,
+        token,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       const error = errorShape(t, res, 400, 'validation_error');
-      t.match(error.message, new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`), `${label}: the message names the limit`);
+      t.match(
+        error.message,
+        new RegExp(`nested deeper than ${MAX_JSON_DEPTH} levels`),
+        `${label}: the message names the limit`,
+      );
       t.equal((await request(app.url, '/health')).status, 200, `${label}: /health after it`);
     }
-    const atLimit = await request(app.url, target.path, { method: target.method, token, rawBody: deepArray(MAX_JSON_DEPTH), headers: { 'content-type': 'application/json' } });
-    t.ok(atLimit.status < 500 && !/nested deeper/.test(atLimit.text), `${MAX_JSON_DEPTH} levels are not refused for their depth (${atLimit.status})`);
+    const atLimit = await request(app.url, target.path, {
+      method: target.method,
+      token,
+      rawBody: deepArray(MAX_JSON_DEPTH),
+      headers: { 'content-type': 'application/json' },
+    });
+    t.ok(
+      atLimit.status < 500 && !/nested deeper/.test(atLimit.text),
+      `${MAX_JSON_DEPTH} levels are not refused for their depth (${atLimit.status})`,
+    );
   });
 }

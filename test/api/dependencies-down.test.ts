@@ -15,8 +15,14 @@ t.test('readiness reports the failed check', async (t) => {
   const res = await request(app.url, '/ready');
   t.equal(res.status, 503);
   t.match(res.body, { status: 'degraded', failed: ['redis'] });
-  t.match(res.body.checks.find((c: { name: string }) => c.name === 'redis'), { ok: false, error: String });
-  t.match(res.body.checks.find((c: { name: string }) => c.name === 'database'), { ok: true });
+  t.match(
+    res.body.checks.find((c: { name: string }) => c.name === 'redis'),
+    { ok: false, error: String },
+  );
+  t.match(
+    res.body.checks.find((c: { name: string }) => c.name === 'database'),
+    { ok: true },
+  );
   const health = await request(app.url, '/health');
   t.equal(health.status, 200, 'liveness does not depend on Redis');
 });

@@ -42,30 +42,42 @@ function fill(dir: string): string {
   return path;
 }
 
-t.test('a full spool disk: 503, then sends again once there is room', { skip: mounted ? false : 'mounting a tmpfs needs root' }, async (t) => {
-  const dns = await TestDnsServer.start();
-  const app = await startTestApp({ env: { MAILROOM_DNS_SERVERS: dns.address, MAILROOM_DATA_DIR: mountDir } });
-  t.teardown(async () => {
-    await app.close();
-    await dns.close();
-  });
-  const team = await app.createTeam('Full', 'unlimited');
-  await app.runtime.services.teams.setTier(team.teamId, 2);
-  await addVerifiedDomain(app, dns, team.token, 'full.test');
-  const send = (text: string) => request(app.url, '/emails', { method: 'POST', token: team.token, body: { from: 'a@full.test', to: 'b@example.net', subject: 's', text } });
+t.test(
+  'a full spool disk: 503, then sends again once there is room',
+  { skip: mounted ? false : 'mounting a tmpfs needs root' },
+  async (t) => {
+    const dns = await TestDnsServer.start();
+    const app = await startTestApp({ env: { MAILROOM_DNS_SERVERS: dns.address, MAILROOM_DATA_DIR: mountDir } });
+    t.teardown(async () => {
+      await app.close();
+      await dns.close();
+    });
+    const team = await app.createTeam('Full', 'unlimited');
+    await app.runtime.services.teams.setTier(team.teamId, 2);
+    await addVerifiedDomain(app, dns, team.token, 'full.test');
+    const send = (text: string) =>
+      request(app.url, '/emails', {
+        method: 'POST',
+        token: team.token,
+        body: { from: 'a@full.test', to: 'b@example.net', subject: 's', text },
+      });
 
-  const before = await send('written before the disk filled up');
-  t.equal(before.status, 200);
-  const filler = fill(mountDir);
-  const refused = await send('x'.repeat(200_000));
-  errorShape(t, refused, 503, 'service_unavailable');
-  t.match(refused.body.message, /retry/);
+    const before = await send('written before the disk filled up');
+    t.equal(before.status, 200);
+    const filler = fill(mountDir);
+    const refused = await send('x'.repeat(200_000));
+    errorShape(t, refused, 503, 'service_unavailable');
+    t.match(refused.body.message, /retry/);
 
-  rmSync(filler);
-  const after = await send('written once there was room again');
-  t.equal(after.status, 200, 'accepted again');
-  for (const [res, text] of [[before, 'written before the disk filled up'], [after, 'written once there was room again']] as const) {
-    const got = await request(app.url, `/emails/${res.body.id}`, { token: team.token });
-    t.equal(got.body.text, text, 'the stored message reads back whole');
-  }
-});
+    rmSync(filler);
+    const after = await send('written once there was room again');
+    t.equal(after.status, 200, 'accepted again');
+    for (const [res, text] of [
+      [before, 'written before the disk filled up'],
+      [after, 'written once there was room again'],
+    ] as const) {
+      const got = await request(app.url, `/emails/${res.body.id}`, { token: team.token });
+      t.equal(got.body.text, text, 'the stored message reads back whole');
+    }
+  },
+);

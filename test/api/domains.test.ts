@@ -8,7 +8,10 @@ const dns = await TestDnsServer.start();
 const app = await startTestApp({
   env: { MAILROOM_DNS_SERVERS: dns.address },
   config: {
-    mta: { hostname: 'mta.mailroom.test', regions: { 'us-east-1': { ips: ['192.0.2.10', '2001:db8::10'] }, 'eu-west-1': { ips: ['198.51.100.7'] } } },
+    mta: {
+      hostname: 'mta.mailroom.test',
+      regions: { 'us-east-1': { ips: ['192.0.2.10', '2001:db8::10'] }, 'eu-west-1': { ips: ['198.51.100.7'] } },
+    },
     inbound: { mxHost: 'mx.mailroom.test' },
     tracking: { host: 'track.mailroom.test' },
   },
@@ -24,8 +27,17 @@ const post = (body: unknown, token = team.token) => request(app.url, '/domains',
 const get = (id: string, token = team.token) => request(app.url, `/domains/${id}`, { token });
 const verify = (id: string) => request(app.url, `/domains/${id}/verify`, { method: 'POST', token: team.token });
 
-type RecordOut = { record: string; name: string; type: string; value: string; status: string; ttl: string; priority?: number };
-const recordOf = (records: RecordOut[], record: string, type?: string) => records.find((r) => r.record === record && (!type || r.type === type))!;
+type RecordOut = {
+  record: string;
+  name: string;
+  type: string;
+  value: string;
+  status: string;
+  ttl: string;
+  priority?: number;
+};
+const recordOf = (records: RecordOut[], record: string, type?: string) =>
+  records.find((r) => r.record === record && (!type || r.type === type))!;
 
 /** Publishes every record the API asked for in the test zone. */
 function publish(records: RecordOut[], zone: string, only?: (r: RecordOut) => boolean) {
@@ -57,16 +69,34 @@ t.test('create: defaults, every record group, names relative to the zone, values
     managed: false,
   });
   const records: RecordOut[] = d.records;
-  t.same(records.map((r) => `${r.record}/${r.type}`), ['DKIM/TXT', 'SPF/TXT', 'SPF/MX', 'Tracking/CNAME', 'Receiving/MX'], 'every group, always');
+  t.same(
+    records.map((r) => `${r.record}/${r.type}`),
+    ['DKIM/TXT', 'SPF/TXT', 'SPF/MX', 'Tracking/CNAME', 'Receiving/MX'],
+    'every group, always',
+  );
   t.ok(records.every((r) => r.status === 'not_started'));
-  t.match(recordOf(records, 'DKIM'), { name: /^mr[0-9a-f]{10}\._domainkey\.mail$/, value: /^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/ });
-  t.same(recordOf(records, 'SPF', 'TXT'), { record: 'SPF', name: 'send.mail', type: 'TXT', ttl: 'Auto', status: 'not_started', value: 'v=spf1 ip4:192.0.2.10 ip6:2001:db8::10 ~all' });
+  t.match(recordOf(records, 'DKIM'), {
+    name: /^mr[0-9a-f]{10}\._domainkey\.mail$/,
+    value: /^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/,
+  });
+  t.same(recordOf(records, 'SPF', 'TXT'), {
+    record: 'SPF',
+    name: 'send.mail',
+    type: 'TXT',
+    ttl: 'Auto',
+    status: 'not_started',
+    value: 'v=spf1 ip4:192.0.2.10 ip6:2001:db8::10 ~all',
+  });
   t.match(recordOf(records, 'SPF', 'MX'), { name: 'send.mail', value: 'mta.mailroom.test', priority: 10 });
   t.match(recordOf(records, 'Tracking'), { name: 'links.mail', value: 'track.mailroom.test' });
   t.match(recordOf(records, 'Receiving'), { name: 'mail', value: 'mx.mailroom.test', priority: 10 });
 
   const apex = await post({ name: 'apex.test', region: 'sa-east-1' });
-  t.same(apex.body.records.map((r: RecordOut) => r.record), ['DKIM', 'SPF', 'SPF', 'Tracking'], 'no Receiving outside the receiving regions');
+  t.same(
+    apex.body.records.map((r: RecordOut) => r.record),
+    ['DKIM', 'SPF', 'SPF', 'Tracking'],
+    'no Receiving outside the receiving regions',
+  );
   t.equal(recordOf(apex.body.records, 'SPF', 'TXT').value, 'v=spf1 ip4:127.0.0.1 ~all', "the region's own pool");
   t.equal(recordOf(apex.body.records, 'SPF', 'TXT').name, 'send', 'relative to the apex zone');
 });
@@ -79,7 +109,11 @@ t.test('not_started -> pending -> partially_verified -> verified -> temporary_fa
   t.same((await verify(created.id)).body, { object: 'domain', id: created.id });
   let d = (await get(created.id)).body;
   t.equal(d.status, 'pending', 'nothing published yet');
-  t.ok(d.records.filter((r: RecordOut) => r.record !== 'Tracking' && r.record !== 'Receiving').every((r: RecordOut) => r.status === 'pending'));
+  t.ok(
+    d.records
+      .filter((r: RecordOut) => r.record !== 'Tracking' && r.record !== 'Receiving')
+      .every((r: RecordOut) => r.status === 'pending'),
+  );
 
   publish(d.records, 'life.test', (r) => r.record === 'DKIM');
   await verify(created.id);
@@ -89,38 +123,71 @@ t.test('not_started -> pending -> partially_verified -> verified -> temporary_fa
   t.equal(recordOf(d.records, 'SPF', 'TXT').status, 'pending');
 
   publish(d.records, 'life.test', (r) => r.record === 'SPF');
-  await app.runtime.db.knex('domains').where({ id: created.id }).update({ next_check_at: new Date(Date.now() - 1000) });
+  await app.runtime.db
+    .knex('domains')
+    .where({ id: created.id })
+    .update({ next_check_at: new Date(Date.now() - 1000) });
   const round = await app.runtime.services.domainVerification.runDueChecks();
   t.ok(round.checked >= 1, 'the scheduler round checked it');
   d = (await get(created.id)).body;
   t.equal(d.status, 'verified', 'all required records published');
-  t.equal(recordOf(d.records, 'Tracking').status, 'pending', 'tracking is listed but not required while tracking is off');
+  t.equal(
+    recordOf(d.records, 'Tracking').status,
+    'pending',
+    'tracking is listed but not required while tracking is off',
+  );
 
   const teamView = (await request(app.url, '/team', { token: team.token })).body;
-  t.match(teamView.sending, { tier: 1, tier_name: 'verified', next_unlock: 'add_payment_method' }, 'the first verified domain lifts the team to tier 1');
-  t.equal(teamView.sending.sandbox_regions.length, 4, 'still in the sandbox until tier 2')
+  t.match(
+    teamView.sending,
+    { tier: 1, tier_name: 'verified', next_unlock: 'add_payment_method' },
+    'the first verified domain lifts the team to tier 1',
+  );
+  t.equal(teamView.sending.sandbox_regions.length, 4, 'still in the sandbox until tier 2');
 
   dns.servfail = true;
-  await app.runtime.db.knex('domains').where({ id: created.id }).update({ next_check_at: new Date(Date.now() - 1000) });
+  await app.runtime.db
+    .knex('domains')
+    .where({ id: created.id })
+    .update({ next_check_at: new Date(Date.now() - 1000) });
   await app.runtime.services.domainVerification.runDueChecks();
   d = (await get(created.id)).body;
   t.equal(d.status, 'temporary_failure', 'SERVFAIL is temporary, never failed');
   t.ok(d.records.every((r: RecordOut) => r.status === 'temporary_failure'));
 
   dns.servfail = false;
-  await app.runtime.db.knex('domains').where({ id: created.id }).update({ next_check_at: new Date(Date.now() - 1000) });
+  await app.runtime.db
+    .knex('domains')
+    .where({ id: created.id })
+    .update({ next_check_at: new Date(Date.now() - 1000) });
   await app.runtime.services.domainVerification.runDueChecks();
   t.equal((await get(created.id)).body.status, 'verified', 'and back');
 
-  const events = await app.runtime.services.events.list(team.teamId);
-  const mine = events.filter((e) => e.data.id === created.id).map((e) => `${e.type}:${e.data.status}`).reverse();
-  t.same(mine, ['domain.created:not_started', 'domain.updated:pending', 'domain.updated:partially_verified', 'domain.updated:verified', 'domain.updated:temporary_failure', 'domain.updated:verified']);
+  const events = await app.runtime.services.eventLog.list(team.teamId);
+  const mine = events
+    .filter((e) => e.data.id === created.id)
+    .map((e) => `${e.type}:${e.data.status}`)
+    .reverse();
+  t.same(mine, [
+    'domain.created:not_started',
+    'domain.updated:pending',
+    'domain.updated:partially_verified',
+    'domain.updated:verified',
+    'domain.updated:temporary_failure',
+    'domain.updated:verified',
+  ]);
 });
 
 t.test('a pending domain with nothing published after 72 hours is failed', async (t) => {
   const created = (await post({ name: 'never.test' })).body;
   await verify(created.id);
-  await app.runtime.db.knex('domains').where({ id: created.id }).update({ verification_started_at: new Date(Date.now() - 73 * 3600_000), next_check_at: new Date(Date.now() - 1000) });
+  await app.runtime.db
+    .knex('domains')
+    .where({ id: created.id })
+    .update({
+      verification_started_at: new Date(Date.now() - 73 * 3600_000),
+      next_check_at: new Date(Date.now() - 1000),
+    });
   await app.runtime.services.domainVerification.runDueChecks();
   t.equal((await get(created.id)).body.status, 'failed');
   await verify(created.id);
@@ -128,9 +195,22 @@ t.test('a pending domain with nothing published after 72 hours is failed', async
 });
 
 t.test('return_path_in_use is driven by the records another service holds', async (t) => {
-  dns.add({ type: 'SOA', name: 'busy.test' }, { type: 'TXT', name: 'send.busy.test', value: 'v=spf1 include:amazonses.com ~all' });
-  const refused = errorShape(t, await post({ name: 'busy.test', custom_return_path: 'send' }), 422, 'invalid_parameter');
-  t.same(refused.details, { reason: 'return_path_in_use', label: 'send', found: { type: 'TXT', value: 'v=spf1 include:amazonses.com ~all' }, suggestion: 'send1' });
+  dns.add(
+    { type: 'SOA', name: 'busy.test' },
+    { type: 'TXT', name: 'send.busy.test', value: 'v=spf1 include:amazonses.com ~all' },
+  );
+  const refused = errorShape(
+    t,
+    await post({ name: 'busy.test', custom_return_path: 'send' }),
+    422,
+    'invalid_parameter',
+  );
+  t.same(refused.details, {
+    reason: 'return_path_in_use',
+    label: 'send',
+    found: { type: 'TXT', value: 'v=spf1 include:amazonses.com ~all' },
+    suggestion: 'send1',
+  });
 
   dns.add({ type: 'MX', name: 'send1.busy.test', exchange: 'feedback-smtp.example.net' });
   const picked = await post({ name: 'busy.test' });
@@ -149,7 +229,11 @@ t.test('receiving_mx_in_use unless confirm_replace_mx', async (t) => {
   t.match(confirmed.body.capabilities, { sending: 'enabled', receiving: 'enabled' });
   dns.clear();
   dns.add({ type: 'MX', name: 'ours.test', exchange: 'mx.mailroom.test' });
-  t.equal((await post({ name: 'ours.test', capabilities: { receiving: 'enabled' } })).status, 201, 'an MX already pointing here is not in use');
+  t.equal(
+    (await post({ name: 'ours.test', capabilities: { receiving: 'enabled' } })).status,
+    201,
+    'an MX already pointing here is not in use',
+  );
 });
 
 t.test('a name verified by another team is 409 resource_locked', async (t) => {
@@ -157,7 +241,11 @@ t.test('a name verified by another team is 409 resource_locked', async (t) => {
   const owner = await app.createTeam('Owner', 'unlimited');
   const created = (await post({ name: 'taken.test' }, owner.token)).body;
   const other = await app.createTeam('Other', 'unlimited');
-  t.equal((await post({ name: 'taken.test' }, other.token)).status, 201, 'while unverified another team may add it too');
+  t.equal(
+    (await post({ name: 'taken.test' }, other.token)).status,
+    201,
+    'while unverified another team may add it too',
+  );
   publish(created.records, 'taken.test');
   await request(app.url, `/domains/${created.id}/verify`, { method: 'POST', token: owner.token });
   t.equal((await get(created.id, owner.token)).body.status, 'verified');
@@ -166,12 +254,31 @@ t.test('a name verified by another team is 409 resource_locked', async (t) => {
 });
 
 t.test('create refusals', async (t) => {
-  for (const body of [{ name: 'not a domain' }, { name: 'localhost' }, { name: '1.2.3.4' }, { name: 'a..b' }, { name: 'x.test', region: 'mars-1' }, { name: 'x.test', tls: 'sometimes' }, { name: 'x.test', tracking_subdomain: 'two.labels' }, { name: 'x.test', extra: true }]) {
+  for (const body of [
+    { name: 'not a domain' },
+    { name: 'localhost' },
+    { name: '1.2.3.4' },
+    { name: 'a..b' },
+    { name: 'x.test', region: 'mars-1' },
+    { name: 'x.test', tls: 'sometimes' },
+    { name: 'x.test', tracking_subdomain: 'two.labels' },
+    { name: 'x.test', extra: true },
+  ]) {
     errorShape(t, await post(body), 400, 'validation_error');
   }
-  const both = errorShape(t, await post({ name: 'x.test', capabilities: { sending: 'disabled', receiving: 'disabled' } }), 400, 'validation_error');
+  const both = errorShape(
+    t,
+    await post({ name: 'x.test', capabilities: { sending: 'disabled', receiving: 'disabled' } }),
+    400,
+    'validation_error',
+  );
   t.equal(both.errors?.[0]?.path, 'capabilities');
-  const region = errorShape(t, await post({ name: 'x.test', region: 'ap-northeast-1', capabilities: { receiving: 'enabled' } }), 400, 'validation_error');
+  const region = errorShape(
+    t,
+    await post({ name: 'x.test', region: 'ap-northeast-1', capabilities: { receiving: 'enabled' } }),
+    400,
+    'validation_error',
+  );
   t.equal(region.errors?.[0]?.path, 'capabilities.receiving');
   errorShape(t, await post({}), 422, 'missing_required_field');
   t.equal((await post({ name: 'dup.test' })).status, 201);
@@ -190,18 +297,44 @@ t.test('update: tracking, tls and capabilities; status follows what is required'
   publish(created.records, 'upd.test', (r) => r.record !== 'Tracking');
   await verify(created.id);
   t.equal((await get(created.id)).body.status, 'verified');
-  const res = await request(app.url, `/domains/${created.id}`, { method: 'PATCH', token: team.token, body: { click_tracking: true, tls: 'enforced' } });
+  const res = await request(app.url, `/domains/${created.id}`, {
+    method: 'PATCH',
+    token: team.token,
+    body: { click_tracking: true, tls: 'enforced' },
+  });
   t.same(res.body, { object: 'domain', id: created.id });
   const d = (await get(created.id)).body;
-  t.match(d, { click_tracking: true, tls: 'enforced', status: 'partially_verified' }, 'tracking on: its CNAME is now required');
-  const refused = await request(app.url, `/domains/${created.id}`, { method: 'PATCH', token: team.token, body: { capabilities: { sending: 'disabled' } } });
+  t.match(
+    d,
+    { click_tracking: true, tls: 'enforced', status: 'partially_verified' },
+    'tracking on: its CNAME is now required',
+  );
+  const refused = await request(app.url, `/domains/${created.id}`, {
+    method: 'PATCH',
+    token: team.token,
+    body: { capabilities: { sending: 'disabled' } },
+  });
   errorShape(t, refused, 400, 'validation_error');
-  errorShape(t, await request(app.url, `/domains/${created.id}`, { method: 'PATCH', token: team.token, body: { name: 'other.test' } }), 400, 'validation_error');
+  errorShape(
+    t,
+    await request(app.url, `/domains/${created.id}`, {
+      method: 'PATCH',
+      token: team.token,
+      body: { name: 'other.test' },
+    }),
+    400,
+    'validation_error',
+  );
 });
 
 t.test('the resend SDK: domains.create/get/list/update/verify/remove', async (t) => {
   const resend = new Resend(team.token, { baseUrl: `${app.url}/api/v1` } as never);
-  const created = await resend.domains.create({ name: 'sdk.test', region: 'eu-west-1', customReturnPath: 'bounces', openTracking: true });
+  const created = await resend.domains.create({
+    name: 'sdk.test',
+    region: 'eu-west-1',
+    customReturnPath: 'bounces',
+    openTracking: true,
+  });
   t.equal(created.error, null);
   t.match(created.data, { name: 'sdk.test', region: 'eu-west-1', status: 'not_started', open_tracking: true });
   t.equal(recordOf((created.data as unknown as { records: RecordOut[] }).records, 'SPF', 'TXT').name, 'bounces');
@@ -212,7 +345,9 @@ t.test('the resend SDK: domains.create/get/list/update/verify/remove', async (t)
   t.same((await resend.domains.verify(id)).data, { object: 'domain', id });
   t.same((await resend.domains.remove(id)).data, { object: 'domain', id, deleted: true });
   t.equal((await resend.domains.get(id)).error?.name, 'not_found');
-  const events = (await app.runtime.services.events.list(team.teamId)).filter((e) => e.data.id === id).map((e) => e.type);
+  const events = (await app.runtime.services.eventLog.list(team.teamId))
+    .filter((e) => e.data.id === id)
+    .map((e) => e.type);
   t.ok(events.includes('domain.created') && events.includes('domain.deleted'));
 });
 

@@ -8,7 +8,12 @@ const app = await startTestApp({ extraRoutes: [fakeSendRoute(counter)] });
 t.teardown(() => app.close());
 const { token, teamId } = await app.createTeam('Idempotency');
 const send = (body: unknown, key?: string, tok = token) =>
-  request(app.url, '/test/emails', { method: 'POST', token: tok, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+  request(app.url, '/test/emails', {
+    method: 'POST',
+    token: tok,
+    body,
+    headers: key === undefined ? {} : { 'idempotency-key': key },
+  });
 
 t.test('the same key and request replays the original response and runs once', async (t) => {
   const before = counter.calls;
@@ -19,7 +24,12 @@ t.test('the same key and request replays the original response and runs once', a
   t.equal(second.status, 200);
   t.equal(second.headers.get('idempotent-replayed'), 'true');
   t.equal(counter.calls - before, 1, 'the handler ran once');
-  const viaV1 = await request(app.url, '/api/v1/test/emails', { method: 'POST', token, body: { to: 'a@example.com' }, headers: { 'idempotency-key': 'key-1' } });
+  const viaV1 = await request(app.url, '/api/v1/test/emails', {
+    method: 'POST',
+    token,
+    body: { to: 'a@example.com' },
+    headers: { 'idempotency-key': 'key-1' },
+  });
   t.same(viaV1.body, first.body, 'both bases share the key');
 });
 
@@ -67,21 +77,34 @@ t.test('keys are per team', async (t) => {
 
 t.test('a key older than 24 hours is forgotten; a claim left by a crashed process is taken over', async (t) => {
   const first = await send({ to: 'old@example.com' }, 'key-5');
-  await app.runtime.db.knex('idempotency_keys').where({ team_id: teamId }).update({ expires_at: new Date(Date.now() - 1000) });
+  await app.runtime.db
+    .knex('idempotency_keys')
+    .where({ team_id: teamId })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   const later = await send({ to: 'old@example.com' }, 'key-5');
   t.not(later.body.id, first.body.id, 'sent again after the window');
   t.ok((await app.runtime.services.idempotency.purgeExpired()) >= 0);
 
   const claim = await app.runtime.services.idempotency.claim(teamId, 'key-6', 'f'.repeat(64));
   t.equal(claim.kind, 'claimed');
-  await app.runtime.db.knex('idempotency_keys').where({ team_id: teamId }).andWhere('state', 'in_flight').update({ locked_until: new Date(Date.now() - 1000) });
+  await app.runtime.db
+    .knex('idempotency_keys')
+    .where({ team_id: teamId })
+    .andWhere('state', 'in_flight')
+    .update({ locked_until: new Date(Date.now() - 1000) });
   const takeover = await app.runtime.services.idempotency.claim(teamId, 'key-6', 'f'.repeat(64));
   t.equal(takeover.kind, 'claimed', 'the stale claim is taken over');
 });
 
 t.test('purgeExpired removes keys past their window', async (t) => {
   await send({ to: 'purge@example.com' }, 'key-7');
-  await app.runtime.db.knex('idempotency_keys').where({ team_id: teamId }).update({ expires_at: new Date(Date.now() - 1000) });
+  await app.runtime.db
+    .knex('idempotency_keys')
+    .where({ team_id: teamId })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   t.ok((await app.runtime.services.idempotency.purgeExpired()) >= 1);
-  t.equal(Number((await app.runtime.db.knex('idempotency_keys').where({ team_id: teamId }).count({ n: '*' }))[0]!.n), 0);
+  t.equal(
+    Number((await app.runtime.db.knex('idempotency_keys').where({ team_id: teamId }).count({ n: '*' }))[0]!.n),
+    0,
+  );
 });

@@ -14,8 +14,31 @@ t.test('every request of a team is logged with the spec fields; reading logs is 
   t.equal(list.status, 200);
   t.equal(list.body.object, 'list');
   const [badList, team] = list.body.data;
-  t.same(Object.keys(team).sort(), ['api_key_id', 'created_at', 'endpoint', 'id', 'latency_ms', 'method', 'object', 'request_id', 'response_status', 'source', 'user_agent'].sort());
-  t.match(team, { object: 'log', endpoint: '/team', method: 'GET', response_status: 200, user_agent: 'mailroom-tests/1.0', source: 'api', api_key_id: keyId });
+  t.same(
+    Object.keys(team).sort(),
+    [
+      'api_key_id',
+      'created_at',
+      'endpoint',
+      'id',
+      'latency_ms',
+      'method',
+      'object',
+      'request_id',
+      'response_status',
+      'source',
+      'user_agent',
+    ].sort(),
+  );
+  t.match(team, {
+    object: 'log',
+    endpoint: '/team',
+    method: 'GET',
+    response_status: 200,
+    user_agent: 'mailroom-tests/1.0',
+    source: 'api',
+    api_key_id: keyId,
+  });
   t.match(badList, { endpoint: '/api-keys', response_status: 422 });
   const again = await request(app.url, '/logs', { token });
   t.equal(again.body.data[0].endpoint, '/logs', 'the first GET /logs was logged');
@@ -32,7 +55,9 @@ t.test('every request of a team is logged with the spec fields; reading logs is 
 t.test('request ids in logs match the response header', async (t) => {
   const { token } = await app.createTeam();
   const res = await request(app.url, '/team', { token });
-  const log = (await request(app.url, '/logs?limit=2', { token })).body.data.find((l: { endpoint: string }) => l.endpoint === '/team');
+  const log = (await request(app.url, '/logs?limit=2', { token })).body.data.find(
+    (l: { endpoint: string }) => l.endpoint === '/team',
+  );
   t.equal(log.request_id, res.headers.get('x-request-id'));
 });
 
@@ -43,18 +68,33 @@ t.test('source comes from the User-Agent: the resend SDK is sdk:node', async (t)
   const logs = (await request(app.url, '/logs', { token })).body.data;
   t.equal(logs[0].source, 'sdk:node');
   t.equal((await request(app.url, '/logs?source=sdk:node', { token })).body.data.length, 1);
-  t.ok((await request(app.url, '/logs?exclude_source=sdk:node', { token })).body.data.every((l: { source: string }) => l.source !== 'sdk:node'));
+  t.ok(
+    (await request(app.url, '/logs?exclude_source=sdk:node', { token })).body.data.every(
+      (l: { source: string }) => l.source !== 'sdk:node',
+    ),
+  );
 });
 
 t.test('filters: status, user_agent, search, dates', async (t) => {
   const { token } = await app.createTeam();
   await request(app.url, '/team', { token, userAgent: 'agent-one' });
-  await request(app.url, '/api-keys/0199a0a0-0000-7000-8000-000000000000', { method: 'DELETE', token, userAgent: 'agent-two' });
+  await request(app.url, '/api-keys/0199a0a0-0000-7000-8000-000000000000', {
+    method: 'DELETE',
+    token,
+    userAgent: 'agent-two',
+  });
   const byStatus = (await request(app.url, '/logs?status=404', { token })).body.data;
-  t.same(byStatus.map((l: { endpoint: string }) => l.endpoint), ['/api-keys/0199a0a0-0000-7000-8000-000000000000']);
+  t.same(
+    byStatus.map((l: { endpoint: string }) => l.endpoint),
+    ['/api-keys/0199a0a0-0000-7000-8000-000000000000'],
+  );
   t.equal((await request(app.url, '/logs?user_agent=agent-one', { token })).body.data.length, 1);
   t.equal((await request(app.url, '/logs?user_agent=agent', { token })).body.data.length, 0, 'user_agent is exact');
-  t.equal((await request(app.url, '/logs?search=API-KEYS', { token })).body.data.length, 1, 'search is a case-insensitive substring of the path');
+  t.equal(
+    (await request(app.url, '/logs?search=API-KEYS', { token })).body.data.length,
+    1,
+    'search is a case-insensitive substring of the path',
+  );
   const now = new Date();
   const from = new Date(now.getTime() - 60_000).toISOString();
   const to = new Date(now.getTime() + 60_000).toISOString();
@@ -62,7 +102,15 @@ t.test('filters: status, user_agent, search, dates', async (t) => {
   t.equal((await request(app.url, `/logs?start_date=${to}`, { token })).body.data.length, 0);
   t.equal((await request(app.url, `/logs?end_date=${from}`, { token })).body.data.length, 0);
 
-  for (const query of ['start_date=2026-01-01', 'end_date=yesterday', `start_date=${to}&end_date=${from}`, 'status=abc', 'search=', 'search=' + 'x'.repeat(201), 'unknown=1']) {
+  for (const query of [
+    'start_date=2026-01-01',
+    'end_date=yesterday',
+    `start_date=${to}&end_date=${from}`,
+    'status=abc',
+    'search=',
+    'search=' + 'x'.repeat(201),
+    'unknown=1',
+  ]) {
     errorShape(t, await request(app.url, `/logs?${query}`, { token }), 422, 'invalid_parameter');
   }
 });
@@ -73,7 +121,11 @@ t.test('logs are per team: another team reads none of them', async (t) => {
   await request(app.url, '/team', { token: a.token });
   const aLog = (await request(app.url, '/logs', { token: a.token })).body.data[0];
   errorShape(t, await request(app.url, `/logs/${aLog.id}`, { token: b.token }), 404, 'not_found');
-  t.ok((await request(app.url, '/logs', { token: b.token })).body.data.every((l: { api_key_id: string }) => l.api_key_id === b.keyId));
+  t.ok(
+    (await request(app.url, '/logs', { token: b.token })).body.data.every(
+      (l: { api_key_id: string }) => l.api_key_id === b.keyId,
+    ),
+  );
 });
 
 t.test('a sending_access key cannot read logs', async (t) => {
@@ -92,6 +144,14 @@ t.test('retention: logs older than the plan window are deleted by the job', asyn
   await knex('request_logs').whereIn('team_id', [free.teamId, pro.teamId]).update({ created_at: aged });
   const deleted = await app.runtime.services.requestLogs.purgeExpired(1);
   t.ok(deleted >= 1);
-  t.equal(Number((await knex('request_logs').where({ team_id: free.teamId }).count({ n: '*' }))[0]!.n), 0, 'free plan: 30 days');
-  t.equal(Number((await knex('request_logs').where({ team_id: pro.teamId }).count({ n: '*' }))[0]!.n), 1, 'pro plan keeps 90 days');
+  t.equal(
+    Number((await knex('request_logs').where({ team_id: free.teamId }).count({ n: '*' }))[0]!.n),
+    0,
+    'free plan: 30 days',
+  );
+  t.equal(
+    Number((await knex('request_logs').where({ team_id: pro.teamId }).count({ n: '*' }))[0]!.n),
+    1,
+    'pro plan keeps 90 days',
+  );
 });

@@ -13,7 +13,12 @@ t.teardown(async () => {
   await dns.close();
 });
 const services = app.runtime.services;
-const send = (token: string, from: string) => request(app.url, '/emails', { method: 'POST', token, body: { from, to: 'someone@example.net', subject: 's', text: 't' } });
+const send = (token: string, from: string) =>
+  request(app.url, '/emails', {
+    method: 'POST',
+    token,
+    body: { from, to: 'someone@example.net', subject: 's', text: 't' },
+  });
 
 t.test('a revoked key is refused at the next request, though it was cached', async (t) => {
   const team = await app.createTeam('Revoke');
@@ -46,7 +51,10 @@ t.test('a plan or team change is seen at the next request (GET /team shows it)',
   t.equal((await request(app.url, '/team', { token: team.token })).body.plan?.code ?? 'free', 'free');
   await services.teams.setPlan(team.teamId, 'pro');
   t.match((await request(app.url, '/team', { token: team.token })).body, { plan: { code: 'pro' } });
-  t.equal((await request(app.url, '/team', { method: 'PATCH', token: team.token, body: { name: 'Renamed' } })).status, 200);
+  t.equal(
+    (await request(app.url, '/team', { method: 'PATCH', token: team.token, body: { name: 'Renamed' } })).status,
+    200,
+  );
   t.equal((await request(app.url, '/team', { token: team.token })).body.name, 'Renamed');
 });
 
@@ -66,8 +74,15 @@ t.test('last_used_at is still refreshed once a minute with the key cached', asyn
   const first = (await app.runtime.db.knex('api_keys').where({ id: team.keyId }).first()).last_used_at;
   t.ok(first, 'set at first use');
   await request(app.url, '/team', { token: team.token });
-  t.same((await app.runtime.db.knex('api_keys').where({ id: team.keyId }).first()).last_used_at, first, 'not rewritten within the minute');
-  await app.runtime.db.knex('api_keys').where({ id: team.keyId }).update({ last_used_at: new Date(Date.now() - 61_000) });
+  t.same(
+    (await app.runtime.db.knex('api_keys').where({ id: team.keyId }).first()).last_used_at,
+    first,
+    'not rewritten within the minute',
+  );
+  await app.runtime.db
+    .knex('api_keys')
+    .where({ id: team.keyId })
+    .update({ last_used_at: new Date(Date.now() - 61_000) });
   await request(app.url, '/team', { token: team.token });
   const refreshed = (await app.runtime.db.knex('api_keys').where({ id: team.keyId }).first()).last_used_at;
   t.ok(new Date(refreshed).getTime() > Date.now() - 30_000, 'refreshed once it is a minute old');

@@ -22,8 +22,16 @@ t.teardown(() => fx.close());
 const { runtime } = fx.app;
 const [sink] = fx.sinks as [(typeof fx.sinks)[0]];
 const simulator = runtime.config.sandbox.simulatorDomain;
-fx.dns.add({ type: 'MX', name: 'dest.test', exchange: 'mx.dest.test', priority: 10 }, { type: 'A', name: 'mx.dest.test', address: '127.0.0.40' });
-sink.faults.push({ stage: 'rcpt', code: 550, message: '5.1.1 The email account that you tried to reach does not exist', recipient: 'gone@dest.test' });
+fx.dns.add(
+  { type: 'MX', name: 'dest.test', exchange: 'mx.dest.test', priority: 10 },
+  { type: 'A', name: 'mx.dest.test', address: '127.0.0.40' },
+);
+sink.faults.push({
+  stage: 'rcpt',
+  code: 550,
+  message: '5.1.1 The email account that you tried to reach does not exist',
+  recipient: 'gone@dest.test',
+});
 await runtime.services.domains.repository.update(fx.domainId, { openTracking: true, clickTracking: true });
 const secondDomainId = await addVerifiedDomain(fx.app, fx.dns, fx.token, 'second.test');
 
@@ -31,15 +39,21 @@ const HTML = '<html><body><p>See <a href="https://shop.example/sale">the sale</a
 /** A tracking token of the message as it arrived at the sink. */
 function token(recipient: string, kind: 'o' | 'c'): string {
   const raw = sink.messages.find((m) => m.to.includes(recipient))!.data.toString('latin1');
-  const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const decoded = raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return new RegExp(`/${kind}/([A-Za-z0-9_-]+)`).exec(decoded)![1]!;
 }
 function hit(path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${fx.app.url}${path}`, { headers: { host: runtime.config.tracking.host, 'user-agent': 'Mail/1.0' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      `${fx.app.url}${path}`,
+      { headers: { host: runtime.config.tracking.host, 'user-agent': 'Mail/1.0' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -56,11 +70,29 @@ t.before(async () => {
   ids.e5 = await fx.send({ to: [`bounced@${simulator}`] });
   ids.e6 = await fx.send({ to: [`complained@${simulator}`] });
   ids.e7 = await fx.send({ to: [`suppressed@${simulator}`] });
-  const second = await request(fx.app.url, '/emails', { method: 'POST', token: fx.token, body: { from: 'hi@second.test', to: 'ok3@dest.test', subject: 'Hi', text: 'Hi' } });
+  const second = await request(fx.app.url, '/emails', {
+    method: 'POST',
+    token: fx.token,
+    body: { from: 'hi@second.test', to: 'ok3@dest.test', subject: 'Hi', text: 'Hi' },
+  });
   ids.e8 = second.body.id;
-  const outcomes: Record<string, string[]> = { e1: ['email.delivered'], e2: ['email.delivered'], e3: ['email.bounced'], e4: ['email.delivered'], e5: ['email.bounced'], e6: ['email.complained'], e7: ['email.suppressed'], e8: ['email.delivered'] };
+  const outcomes: Record<string, string[]> = {
+    e1: ['email.delivered'],
+    e2: ['email.delivered'],
+    e3: ['email.bounced'],
+    e4: ['email.delivered'],
+    e5: ['email.bounced'],
+    e6: ['email.complained'],
+    e7: ['email.suppressed'],
+    e8: ['email.delivered'],
+  };
   for (const [name, types] of Object.entries(outcomes)) await fx.waitForEvents(ids[name]!, types);
-  for (const path of [`/o/${token('ok1@dest.test', 'o')}`, `/o/${token('ok1@dest.test', 'o')}`, `/c/${token('ok1@dest.test', 'c')}`, `/o/${token('ok2@dest.test', 'o')}`]) {
+  for (const path of [
+    `/o/${token('ok1@dest.test', 'o')}`,
+    `/o/${token('ok1@dest.test', 'o')}`,
+    `/c/${token('ok1@dest.test', 'c')}`,
+    `/o/${token('ok2@dest.test', 'o')}`,
+  ]) {
     const status = await hit(path);
     if (status !== 200 && status !== 302) throw new Error(`tracking ${path}: ${status}`);
   }
@@ -76,7 +108,11 @@ t.before(async () => {
   // Only completed minutes are reported (a report ends at "now", down to the minute): the
   // appliance's clock moves past the end of the minute of the last event instead of the test
   // waiting up to a minute for it, and the roll-up counts up to that end.
-  const last = Math.max(...(await runtime.services.events.list(fx.teamId, { limit: 1000 })).map((e) => Number(BigInt(`0x${e.id.replace(/-/g, '').slice(0, 12)}`))));
+  const last = Math.max(
+    ...(await runtime.services.eventLog.list(fx.teamId, { limit: 1000 })).map((e) =>
+      Number(BigInt(`0x${e.id.replace(/-/g, '').slice(0, 12)}`)),
+    ),
+  );
   const completed = Math.floor(last / 60_000) * 60_000 + 60_000;
   clock.advanceTo(completed + 200);
   rolledUpTo = completed;
@@ -100,10 +136,60 @@ const withRates = (c: Record<string, number>) => ({
   bounce_rate: rate(c.bounced!, c.sent!),
   complaint_rate: rate(c.complained!, c.sent!),
 });
-const TOTAL = withRates({ sent: 9, attempted: 9, delivered: 6, bounced: 2, bounced_permanent: 2, complained: 1, suppressed: 1, opened: 4, unique_opened: 3, clicked: 2, unique_clicked: 2 });
-const SENDER = withRates({ sent: 8, attempted: 8, delivered: 5, bounced: 2, bounced_permanent: 2, complained: 1, suppressed: 1, opened: 4, unique_opened: 3, clicked: 2, unique_clicked: 2 });
-const SECOND = withRates({ sent: 1, attempted: 1, delivered: 1, bounced: 0, bounced_permanent: 0, complained: 0, suppressed: 0, opened: 0, unique_opened: 0, clicked: 0, unique_clicked: 0 });
-const one = (c: Record<string, number>) => withRates({ sent: 1, attempted: 1, delivered: 0, bounced: 0, bounced_permanent: 0, complained: 0, suppressed: 0, opened: 0, unique_opened: 0, clicked: 0, unique_clicked: 0, ...c });
+const TOTAL = withRates({
+  sent: 9,
+  attempted: 9,
+  delivered: 6,
+  bounced: 2,
+  bounced_permanent: 2,
+  complained: 1,
+  suppressed: 1,
+  opened: 4,
+  unique_opened: 3,
+  clicked: 2,
+  unique_clicked: 2,
+});
+const SENDER = withRates({
+  sent: 8,
+  attempted: 8,
+  delivered: 5,
+  bounced: 2,
+  bounced_permanent: 2,
+  complained: 1,
+  suppressed: 1,
+  opened: 4,
+  unique_opened: 3,
+  clicked: 2,
+  unique_clicked: 2,
+});
+const SECOND = withRates({
+  sent: 1,
+  attempted: 1,
+  delivered: 1,
+  bounced: 0,
+  bounced_permanent: 0,
+  complained: 0,
+  suppressed: 0,
+  opened: 0,
+  unique_opened: 0,
+  clicked: 0,
+  unique_clicked: 0,
+});
+const one = (c: Record<string, number>) =>
+  withRates({
+    sent: 1,
+    attempted: 1,
+    delivered: 0,
+    bounced: 0,
+    bounced_permanent: 0,
+    complained: 0,
+    suppressed: 0,
+    opened: 0,
+    unique_opened: 0,
+    clicked: 0,
+    unique_clicked: 0,
+    ...c,
+  });
 const PER_EMAIL: Record<string, ReturnType<typeof withRates>> = {
   e1: one({ delivered: 1, opened: 2, unique_opened: 1, clicked: 1, unique_clicked: 1 }),
   e2: one({ delivered: 1, opened: 1, unique_opened: 1 }),
@@ -123,8 +209,16 @@ for (const [zone, offset] of Object.entries(ZONES)) {
     const body = await metrics(`timezone=${zone}`);
     t.same(body.totals, TOTAL);
     t.equal(body.data, undefined);
-    t.equal(body.data_as_of, new Date(rolledUpTo).toISOString(), 'the end of the last completed minute the roll-up counted');
-    t.equal(body.start_date, new Date(Date.parse(`${DAY_BEFORE}T00:00:00Z`) - offset).toISOString(), 'a date alone starts at midnight in the zone');
+    t.equal(
+      body.data_as_of,
+      new Date(rolledUpTo).toISOString(),
+      'the end of the last completed minute the roll-up counted',
+    );
+    t.equal(
+      body.start_date,
+      new Date(Date.parse(`${DAY_BEFORE}T00:00:00Z`) - offset).toISOString(),
+      'a date alone starts at midnight in the zone',
+    );
   });
 
   t.test(`${zone}: by domain and by email`, async (t) => {
@@ -135,19 +229,38 @@ for (const [zone, offset] of Object.entries(ZONES)) {
     ]);
     const byEmail = await metrics(`timezone=${zone}&dimensions=email`);
     const expected = Object.entries(PER_EMAIL).map(([name, values]) => ({ email_id: ids[name], ...values }));
-    t.same(byEmail.data, expected.sort((a, b) => a.email_id!.localeCompare(b.email_id!)));
-    const filtered = await metrics(`timezone=${zone}&dimensions=email&email_id=${ids.e1},${ids.e9}&metrics=opened,unique_opened,click_rate`);
+    t.same(
+      byEmail.data,
+      expected.sort((a, b) => a.email_id!.localeCompare(b.email_id!)),
+    );
+    const filtered = await metrics(
+      `timezone=${zone}&dimensions=email&email_id=${ids.e1},${ids.e9}&metrics=opened,unique_opened,click_rate`,
+    );
     t.same(filtered.totals, { opened: 3, unique_opened: 2, click_rate: 1 });
   });
 
   for (const granularity of ['hourly', 'daily', 'weekly', 'monthly'] as const) {
     t.test(`${zone}: by period, ${granularity}`, async (t) => {
-      const body = await metrics(`timezone=${zone}&dimensions=period&granularity=${granularity}&metrics=sent,delivered,opened,unique_opened,clicked,delivery_rate`);
+      const body = await metrics(
+        `timezone=${zone}&dimensions=period&granularity=${granularity}&metrics=sent,delivered,opened,unique_opened,clicked,delivery_rate`,
+      );
       const rows = body.data as Array<Record<string, number | string>>;
       const starts = rows.map((row) => Date.parse(row.period as string));
-      t.ok(starts.every((start, i) => periodOf(start, granularity, offset) === start && (i === 0 || start > starts[i - 1]!)), 'consecutive periods of the zone');
-      t.equal(starts[0], periodOf(Date.parse(body.start_date), granularity, offset), 'from the period holding start_date');
-      t.same(rows.filter((row) => row.sent || row.delivered || row.opened || row.clicked), await expectedPeriods(granularity, offset));
+      t.ok(
+        starts.every(
+          (start, i) => periodOf(start, granularity, offset) === start && (i === 0 || start > starts[i - 1]!),
+        ),
+        'consecutive periods of the zone',
+      );
+      t.equal(
+        starts[0],
+        periodOf(Date.parse(body.start_date), granularity, offset),
+        'from the period holding start_date',
+      );
+      t.same(
+        rows.filter((row) => row.sent || row.delivered || row.opened || row.clicked),
+        await expectedPeriods(granularity, offset),
+      );
     });
   }
 }
@@ -167,8 +280,11 @@ function periodOf(ms: number, granularity: Granularity, offset: number): number 
 
 /** Non-empty periods from the events as recorded (their own times), each email counted once where it should be. */
 async function expectedPeriods(granularity: Granularity, offset: number) {
-  const events = (await runtime.services.events.list(fx.teamId, { limit: 1000 })).reverse();
-  const periods = new Map<number, { sent: number; delivered: number; opened: number; unique_opened: number; clicked: number }>();
+  const events = (await runtime.services.eventLog.list(fx.teamId, { limit: 1000 })).reverse();
+  const periods = new Map<
+    number,
+    { sent: number; delivered: number; opened: number; unique_opened: number; clicked: number }
+  >();
   const opened = new Set<string>();
   for (const event of events) {
     const period = periodOf(event.createdAt.getTime(), granularity, offset);
@@ -190,16 +306,21 @@ async function expectedPeriods(granularity: Granularity, offset: number) {
     .map(([period, c]) => ({ period: new Date(period).toISOString(), ...c, delivery_rate: rate(c.delivered, c.sent) }));
 }
 
-t.test('the day boundary: in UTC the open and the click of e9 share a day, in Kolkata the click is the next day', async (t) => {
-  const query = (zone: string) => metrics(`timezone=${zone}&dimensions=period&email_id=${ids.e9}&metrics=opened,clicked`);
-  const nonEmpty = (body: { data: Array<Record<string, number>> }) => body.data.filter((row) => row.opened || row.clicked);
-  t.same(nonEmpty(await query('UTC')), [{ period: `${DAY_BEFORE}T00:00:00.000Z`, opened: 1, clicked: 1 }]);
-  const dayStart = Date.parse(`${DAY_BEFORE}T00:00:00Z`) - ZONES['Asia/Kolkata'];
-  t.same(nonEmpty(await query('Asia/Kolkata')), [
-    { period: new Date(dayStart).toISOString(), opened: 1, clicked: 0 },
-    { period: new Date(dayStart + DAY).toISOString(), opened: 0, clicked: 1 },
-  ]);
-});
+t.test(
+  'the day boundary: in UTC the open and the click of e9 share a day, in Kolkata the click is the next day',
+  async (t) => {
+    const query = (zone: string) =>
+      metrics(`timezone=${zone}&dimensions=period&email_id=${ids.e9}&metrics=opened,clicked`);
+    const nonEmpty = (body: { data: Array<Record<string, number>> }) =>
+      body.data.filter((row) => row.opened || row.clicked);
+    t.same(nonEmpty(await query('UTC')), [{ period: `${DAY_BEFORE}T00:00:00.000Z`, opened: 1, clicked: 1 }]);
+    const dayStart = Date.parse(`${DAY_BEFORE}T00:00:00Z`) - ZONES['Asia/Kolkata'];
+    t.same(nonEmpty(await query('Asia/Kolkata')), [
+      { period: new Date(dayStart).toISOString(), opened: 1, clicked: 0 },
+      { period: new Date(dayStart + DAY).toISOString(), opened: 0, clicked: 1 },
+    ]);
+  },
+);
 
 t.test('a domain of another team or an unknown email id: zeros, not an error', async (t) => {
   const body = await metrics(`domain_id=${newId()}&email_id=${newId()}&metrics=sent`);

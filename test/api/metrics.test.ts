@@ -20,13 +20,23 @@ await eventAt(runtime, `${day}T17:00:00Z`, email, 'email.sent');
 await eventAt(runtime, `${day}T17:00:30Z`, email, 'email.delivered');
 await eventAt(runtime, `${day}T20:00:00Z`, email, 'email.opened');
 await runtime.services.metrics.rollUp({ until: new Date(Date.now() + 60_000) });
-const get = (query: string, token = team.token, base = '') => request(app.url, `${base}/emails/metrics${query}`, { token });
+const get = (query: string, token = team.token, base = '') =>
+  request(app.url, `${base}/emails/metrics${query}`, { token });
 
 t.test('no dimension: totals of every metric over the last six days, no data', async (t) => {
   const before = Math.floor(Date.now() / 60_000) * 60_000;
   const res = await get('');
   t.equal(res.status, 200);
-  t.same(Object.keys(res.body), ['object', 'start_date', 'end_date', 'metrics', 'dimensions', 'granularity', 'totals', 'data_as_of']);
+  t.same(Object.keys(res.body), [
+    'object',
+    'start_date',
+    'end_date',
+    'metrics',
+    'dimensions',
+    'granularity',
+    'totals',
+    'data_as_of',
+  ]);
   t.equal(res.body.object, 'metrics');
   t.same(res.body.metrics, METRICS);
   t.same(res.body.dimensions, []);
@@ -35,7 +45,18 @@ t.test('no dimension: totals of every metric over the last six days, no data', a
   t.ok(end >= before && end % 60_000 === 0, 'end_date: now, down to the last completed minute');
   t.equal(end - Date.parse(res.body.start_date), 6 * 86_400_000, 'start_date: six days before');
   t.same(Object.keys(res.body.totals), METRICS);
-  t.match(res.body.totals, { sent: 1, delivered: 1, opened: 1, unique_opened: 1, attempted: 1, delivery_rate: 1, open_rate: 1, bounced: 0, bounce_rate: 0, received: 0 });
+  t.match(res.body.totals, {
+    sent: 1,
+    delivered: 1,
+    opened: 1,
+    unique_opened: 1,
+    attempted: 1,
+    delivery_rate: 1,
+    open_rate: 1,
+    bounced: 0,
+    bounce_rate: 0,
+    received: 0,
+  });
   t.match(res.body.data_as_of, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
 });
 
@@ -50,9 +71,11 @@ t.test('metrics comma-separated and repeated; dimensions and data rows', async (
   t.same(res.body.metrics, ['sent', 'delivered', 'opened']);
   t.same(res.body.totals, { sent: 1, delivered: 1, opened: 1 });
   t.same(res.body.dimensions, ['period', 'domain']);
-  t.same(res.body.data, [
-    { period: `${day}T00:00:00.000Z`, domain_id: domainId, domain_name: null, sent: 1, delivered: 1, opened: 1 },
-  ], 'one day, one domain; rows carry only the requested metrics');
+  t.same(
+    res.body.data,
+    [{ period: `${day}T00:00:00.000Z`, domain_id: domainId, domain_name: null, sent: 1, delivered: 1, opened: 1 }],
+    'one day, one domain; rows carry only the requested metrics',
+  );
 });
 
 t.test('timezone moves the open to the next day', async (t) => {
@@ -61,7 +84,11 @@ t.test('timezone moves the open to the next day', async (t) => {
   t.same(utc.body.data, [{ period: `${day}T00:00:00.000Z`, delivered: 1, opened: 1 }]);
   const ist = await get(`${query}&timezone=Asia/Kolkata`);
   t.equal(ist.body.start_date, new Date(Date.parse(`${day}T00:00:00Z`) - 330 * 60_000).toISOString(), 'the day in IST');
-  t.same(ist.body.data, [{ period: ist.body.start_date, delivered: 1, opened: 0 }], 'the open happened at 01:30 IST the next day');
+  t.same(
+    ist.body.data,
+    [{ period: ist.body.start_date, delivered: 1, opened: 0 }],
+    'the open happened at 01:30 IST the next day',
+  );
 });
 
 t.test('email and broadcast dimensions; another team sees nothing', async (t) => {
@@ -75,7 +102,12 @@ t.test('email and broadcast dimensions; another team sees nothing', async (t) =>
 
 t.test('the resend SDK reads it', async (t) => {
   const resend = new Resend(team.token, { baseUrl: `${app.url}/api/v1` });
-  const { data, error } = await resend.emails.metrics({ metrics: ['sent', 'delivery_rate'], dimensions: ['domain'], domainId: [domainId], timezone: 'UTC' });
+  const { data, error } = await resend.emails.metrics({
+    metrics: ['sent', 'delivery_rate'],
+    dimensions: ['domain'],
+    domainId: [domainId],
+    timezone: 'UTC',
+  });
   t.equal(error, null);
   t.same(data?.totals, { sent: 1, delivery_rate: 1 });
   t.same(data?.data, [{ domain_id: domainId, domain_name: null, sent: 1, delivery_rate: 1 }]);
@@ -92,7 +124,12 @@ const refusals: Array<[string, string, string, RegExp]> = [
   ['unknown metric', '?metrics=sent,unsubscribed', 'metrics', /unknown metric: unsubscribed/],
   ['unknown dimension', '?dimensions=period,country', 'dimensions', /unknown dimension: country/],
   ['email and broadcast dimensions', '?dimensions=email,broadcast', 'dimensions', /cannot be combined/],
-  ['email dimension with broadcast_id', `?dimensions=email&broadcast_id=${newId()}`, 'dimensions', /cannot be combined/],
+  [
+    'email dimension with broadcast_id',
+    `?dimensions=email&broadcast_id=${newId()}`,
+    'dimensions',
+    /cannot be combined/,
+  ],
   ['email_id with broadcast_id', `?email_id=${newId()}&broadcast_id=${newId()}`, 'dimensions', /cannot be combined/],
   ['bad granularity', '?granularity=yearly', 'granularity', /hourly, daily, weekly, monthly/],
   ['more than 100 domain ids', `?domain_id=${ids(101)}`, 'domain_id', /at most 100/],
@@ -100,7 +137,12 @@ const refusals: Array<[string, string, string, RegExp]> = [
   ['malformed id', '?email_id=not-an-id', 'email_id', /UUID/],
   ['malformed date', '?start_date=2026-02-30', 'start_date', /ISO 8601/],
   ['start after end', '?start_date=2026-11-10&end_date=2026-11-01', 'start_date', /after end_date/],
-  ['start in the future', `?start_date=${new Date(Date.now() + 86_400_000).toISOString()}`, 'start_date', /after end_date/],
+  [
+    'start in the future',
+    `?start_date=${new Date(Date.now() + 86_400_000).toISOString()}`,
+    'start_date',
+    /after end_date/,
+  ],
   ['invalid timezone', '?timezone=Mars/Olympus', 'timezone', /IANA/],
   ['a UTC offset is not a zone name', '?timezone=%2B05:30', 'timezone', /IANA/],
   ['repeated single parameter', '?timezone=UTC&timezone=Europe/Paris', 'timezone', /once/],

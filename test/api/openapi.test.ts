@@ -13,7 +13,10 @@ t.test('GET /openapi.json is a valid OpenAPI 3.1 document of every route', async
   const doc = res.body;
   t.equal(doc.openapi, '3.1.0');
   t.equal(doc.info.version, '1.0.0');
-  t.same(doc.servers.map((s: { url: string }) => s.url), ['/', '/api/v1']);
+  t.same(
+    doc.servers.map((s: { url: string }) => s.url),
+    ['/', '/api/v1'],
+  );
   const result = await validate(structuredClone(doc));
   t.ok(result.valid, result.valid ? 'valid' : compileErrors(result));
 
@@ -44,13 +47,16 @@ t.test('documented parameters follow the schemas', async (t) => {
   t.equal(doc.paths['/team'].get['x-svc-scope'], 'team:read');
 });
 
-t.test('the tracking routes are listed, marked as served on tracking hosts, and not routed on the API host', async (t) => {
-  const doc = (await request(app.url, '/openapi.json')).body;
-  for (const path of ['/o/{token}', '/c/{token}']) {
-    const operation = doc.paths[path]?.get;
-    t.equal(operation?.['x-svc-surface'], 'tracking', `${path} is a tracking route`);
-    t.equal(operation?.['x-svc-permission'], 'none');
-    t.match(operation?.servers?.[0]?.url, /tracking_host/);
-  }
-  t.equal((await request(app.url, '/o/abc')).status, 404, 'the API host does not serve them');
-});
+t.test(
+  'the tracking routes are listed, marked as served on tracking hosts, and not routed on the API host',
+  async (t) => {
+    const doc = (await request(app.url, '/openapi.json')).body;
+    for (const path of ['/o/{token}', '/c/{token}']) {
+      const operation = doc.paths[path]?.get;
+      t.equal(operation?.['x-svc-surface'], 'tracking', `${path} is a tracking route`);
+      t.equal(operation?.['x-svc-permission'], 'none');
+      t.match(operation?.servers?.[0]?.url, /tracking_host/);
+    }
+    t.equal((await request(app.url, '/o/abc')).status, 404, 'the API host does not serve them');
+  },
+);

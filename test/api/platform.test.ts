@@ -53,10 +53,25 @@ t.test('every response carries a request id; a 500 names it in the message', asy
 
 t.test('credentials: missing, malformed, unknown', async (t) => {
   errorShape(t, await request(app.url, '/api-keys'), 401, 'missing_api_key');
-  errorShape(t, await request(app.url, '/api-keys', { headers: { authorization: 'Basic abc' } }), 401, 'missing_api_key');
+  errorShape(
+    t,
+    await request(app.url, '/api-keys', { headers: { authorization: 'Basic abc' } }),
+    401,
+    'missing_api_key',
+  );
   errorShape(t, await request(app.url, '/api-keys', { headers: { authorization: 'Bearer' } }), 401, 'missing_api_key');
-  errorShape(t, await request(app.url, '/api-keys', { token: 'svc_notarealkeyatall000000000000' }), 401, 'invalid_api_key');
-  errorShape(t, await request(app.url, '/api/v1/team', { token: 'svco_unknownaccesstoken0000' }), 401, 'invalid_api_key');
+  errorShape(
+    t,
+    await request(app.url, '/api-keys', { token: 'svc_notarealkeyatall000000000000' }),
+    401,
+    'invalid_api_key',
+  );
+  errorShape(
+    t,
+    await request(app.url, '/api/v1/team', { token: 'svco_unknownaccesstoken0000' }),
+    401,
+    'invalid_api_key',
+  );
 });
 
 t.test('a sending_access key is 401 restricted_api_key off sending routes', async (t) => {
@@ -64,7 +79,12 @@ t.test('a sending_access key is 401 restricted_api_key off sending routes', asyn
   for (const path of ['/api-keys', '/team', '/team/members', '/logs']) {
     errorShape(t, await request(app.url, path, { token: key.token }), 401, 'restricted_api_key');
   }
-  errorShape(t, await request(app.url, '/api-keys', { method: 'POST', token: key.token, body: { name: 'x' } }), 401, 'restricted_api_key');
+  errorShape(
+    t,
+    await request(app.url, '/api-keys', { method: 'POST', token: key.token, body: { name: 'x' } }),
+    401,
+    'restricted_api_key',
+  );
 });
 
 t.test('a revoked key is 403 restricted_api_key from the next request on', async (t) => {
@@ -80,7 +100,10 @@ t.test('a suspended key, or any key of a suspended team, is 403 suspended_api_ke
   await app.runtime.services.apiKeys.setSuspended(teamId, key.id, true);
   errorShape(t, await request(app.url, '/team', { token: key.token }), 403, 'suspended_api_key');
   const listed = await request(app.url, '/api-keys', { token });
-  t.ok(listed.body.data.some((k: { id: string; status: string }) => k.id === key.id && k.status === 'suspended'), 'listed as active includes suspended');
+  t.ok(
+    listed.body.data.some((k: { id: string; status: string }) => k.id === key.id && k.status === 'suspended'),
+    'listed as active includes suspended',
+  );
   await app.runtime.services.apiKeys.setSuspended(teamId, key.id, false);
   t.equal((await request(app.url, '/team', { token: key.token })).status, 200, 'works again once reactivated');
 
@@ -92,14 +115,28 @@ t.test('a suspended key, or any key of a suspended team, is 403 suspended_api_ke
 });
 
 t.test('bad bodies: invalid JSON and non-JSON content are 400 validation_error', async (t) => {
-  const res = await request(app.url, '/api-keys', { method: 'POST', token, rawBody: '{"name":', headers: { 'content-type': 'application/json' } });
+  const res = await request(app.url, '/api-keys', {
+    method: 'POST',
+    token,
+    rawBody: '{"name":',
+    headers: { 'content-type': 'application/json' },
+  });
   errorShape(t, res, 400, 'validation_error');
-  const form = await request(app.url, '/api-keys', { method: 'POST', token, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const form = await request(app.url, '/api-keys', {
+    method: 'POST',
+    token,
+    rawBody: 'name=x',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   errorShape(t, form, 400, 'validation_error');
 });
 
 t.test('rate-limit headers are on every response, errors included', async (t) => {
-  for (const res of [await request(app.url, '/team', { token }), await request(app.url, '/nope', { token }), await request(app.url, '/health')]) {
+  for (const res of [
+    await request(app.url, '/team', { token }),
+    await request(app.url, '/nope', { token }),
+    await request(app.url, '/health'),
+  ]) {
     t.match(res.headers.get('ratelimit-limit'), /^\d+$/);
     t.match(res.headers.get('ratelimit-remaining'), /^\d+$/);
     t.match(res.headers.get('ratelimit-reset'), /^\d+$/);
@@ -123,7 +160,11 @@ t.test('a body over api.maxBodyBytes is 400 validation_error, declared or chunke
   const post = (chunked: boolean) =>
     new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
       const url = new URL('/api-keys', small.url);
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'tests', authorization: `Bearer ${team.token}` };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': 'tests',
+        authorization: `Bearer ${team.token}`,
+      };
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       const count = 64; // 4 MB, far over the limit, sent in 64 KB writes
       if (!chunked) headers['content-length'] = String(chunk.length * count);
@@ -146,7 +187,11 @@ t.test('a body over api.maxBodyBytes is 400 validation_error, declared or chunke
   for (const chunked of [false, true]) {
     const res = await post(chunked);
     t.equal(res.status, 400, `${chunked ? 'chunked' : 'declared'}: 400`);
-    t.match(JSON.parse(res.body), { statusCode: 400, name: 'validation_error', message: 'Request body is larger than 4096 bytes' });
+    t.match(JSON.parse(res.body), {
+      statusCode: 400,
+      name: 'validation_error',
+      message: 'Request body is larger than 4096 bytes',
+    });
     t.equal(res.connection, 'close', 'the connection is closed after the refusal');
   }
 });

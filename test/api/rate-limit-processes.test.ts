@@ -54,6 +54,13 @@ t.test('two API processes on one Redis hold the team limit in total', async (t) 
   const limited = responses.filter((r) => r.status === 429).length;
   t.equal(passed + limited, 40, 'every answer is 200 or 429');
   t.ok(passed >= 10, `the bucket's 10 pass (${passed})`);
-  t.ok(passed <= 10 + Math.ceil(seconds * 10) + 1, `in total no more than the bucket and its refill over ${seconds.toFixed(2)} s: ${passed} passed (${passedBy(1)} + ${passedBy(0)})`);
-  t.ok(responses.some((r, i) => i % 2 === 0 && r.status === 429) || responses.some((r, i) => i % 2 === 1 && r.status === 429), 'refusals come from the shared bucket');
+  t.ok(
+    passed <= 10 + Math.ceil(seconds * 10) + 1,
+    `in total no more than the bucket and its refill over ${seconds.toFixed(2)} s: ${passed} passed (${passedBy(1)} + ${passedBy(0)})`,
+  );
+  t.ok(
+    responses.some((r, i) => i % 2 === 0 && r.status === 429) ||
+      responses.some((r, i) => i % 2 === 1 && r.status === 429),
+    'refusals come from the shared bucket',
+  );
 });

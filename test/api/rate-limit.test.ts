@@ -14,14 +14,23 @@ async function burst(calls: Array<() => Promise<HttpResponse>>) {
 
 t.test(`a burst over the bucket gets 429 rate_limit_exceeded with retry-after (${app.runtime.kv.kind})`, async (t) => {
   const { token, teamId } = await app.createTeam('Burst');
-  const second = await app.runtime.services.apiKeys.create(teamId, { name: 'second key', permission: 'sending_access' });
+  const second = await app.runtime.services.apiKeys.create(teamId, {
+    name: 'second key',
+    permission: 'sending_access',
+  });
   // Both keys draw from the team's one bucket.
-  const calls = Array.from({ length: 30 }, (_, i) => () => request(app.url, '/team', { token: i % 2 ? token : second.token }));
+  const calls = Array.from(
+    { length: 30 },
+    (_, i) => () => request(app.url, '/team', { token: i % 2 ? token : second.token }),
+  );
   const { responses, seconds } = await burst(calls);
   const limited = responses.filter((r) => r.status === 429);
   const passed = responses.filter((r) => r.status !== 429);
   t.ok(passed.length >= 10, `the first 10 pass (${passed.length} did)`);
-  t.ok(passed.length <= 10 + Math.ceil(seconds * 10) + 1, `no more than the bucket plus its refill in ${seconds.toFixed(2)} s (${passed.length})`);
+  t.ok(
+    passed.length <= 10 + Math.ceil(seconds * 10) + 1,
+    `no more than the bucket plus its refill in ${seconds.toFixed(2)} s (${passed.length})`,
+  );
   t.ok(limited.length > 0, 'the rest are refused');
   const refusal = limited[0]!;
   errorShape(t, refusal, 429, 'rate_limit_exceeded');
@@ -54,16 +63,39 @@ t.test('rate-limited requests are logged at most once per key per second, all of
   const limited = responses.filter((r) => r.status === 429).length;
   t.ok(limited >= 40, `most of the flood is refused (${limited})`);
   t.equal(app.runtime.services.requestLogs.rateLimitedCount - countedBefore, limited, 'every refusal is counted');
-  const logged = Number((await app.runtime.db.knex('request_logs').where({ team_id: teamId, response_status: 429 }).count({ n: '*' }))[0]!.n);
-  t.ok(logged >= 1 && logged <= seconds, `${logged} refusals logged over ${seconds} second(s) of flood, not ${limited}`);
-  const served = Number((await app.runtime.db.knex('request_logs').where({ team_id: teamId, response_status: 200 }).count({ n: '*' }))[0]!.n);
+  const logged = Number(
+    (await app.runtime.db.knex('request_logs').where({ team_id: teamId, response_status: 429 }).count({ n: '*' }))[0]!
+      .n,
+  );
+  t.ok(
+    logged >= 1 && logged <= seconds,
+    `${logged} refusals logged over ${seconds} second(s) of flood, not ${limited}`,
+  );
+  const served = Number(
+    (await app.runtime.db.knex('request_logs').where({ team_id: teamId, response_status: 200 }).count({ n: '*' }))[0]!
+      .n,
+  );
   t.equal(served, responses.length - limited, 'every request that was served is logged');
 });
 
 t.test('authentication and the rate limit answer before the body is read', async (t) => {
   const { token } = await app.createTeam('Order');
-  errorShape(t, await request(app.url, '/emails', { method: 'POST', rawBody: '{"not json', headers: { 'content-type': 'application/json' } }), 401, 'missing_api_key');
+  errorShape(
+    t,
+    await request(app.url, '/emails', {
+      method: 'POST',
+      rawBody: '{"not json',
+      headers: { 'content-type': 'application/json' },
+    }),
+    401,
+    'missing_api_key',
+  );
   await burst(Array.from({ length: 15 }, () => () => request(app.url, '/team', { token })));
-  const refused = await request(app.url, '/emails', { method: 'POST', token, rawBody: '{"not json', headers: { 'content-type': 'application/json' } });
+  const refused = await request(app.url, '/emails', {
+    method: 'POST',
+    token,
+    rawBody: '{"not json',
+    headers: { 'content-type': 'application/json' },
+  });
   errorShape(t, refused, 429, 'rate_limit_exceeded');
 });

@@ -26,7 +26,16 @@ t.test('an API key (no scopes) reaches what its permission allows', async (t) =>
 t.test('a credential with scopes reaches only routes whose scope it holds', async (t) => {
   scopes = ['emails:read'];
   t.equal((await request(app.url, '/emails', { token })).status, 200, 'GET /emails needs emails:read');
-  const refused = errorShape(t, await request(app.url, '/emails', { method: 'POST', token, body: { from: 'a@b.test', to: 'c@d.test', subject: 's', text: 't' } }), 403, 'invalid_permission');
+  const refused = errorShape(
+    t,
+    await request(app.url, '/emails', {
+      method: 'POST',
+      token,
+      body: { from: 'a@b.test', to: 'c@d.test', subject: 's', text: 't' },
+    }),
+    403,
+    'invalid_permission',
+  );
   t.match(refused.message, /emails:send/, 'the refusal names the missing scope');
   errorShape(t, await request(app.url, '/team', { token }), 403, 'invalid_permission');
 });

@@ -30,7 +30,9 @@ for (const route of routes) {
     if (!factory) return;
     const foreignId = await factory(app, victim);
     // Other parameters (a sub-resource id) get a random id: the 404 must come from the parent.
-    const fixedOthers = route.path.replace(/:([A-Za-z0-9_]+)/g, (whole, name: string) => (name === route.isolation!.param ? whole : newId()));
+    const fixedOthers = route.path.replace(/:([A-Za-z0-9_]+)/g, (whole, name: string) =>
+      name === route.isolation!.param ? whole : newId(),
+    );
     const call = (id: string) =>
       request(app.url, fixedOthers.replace(`:${route.isolation!.param}`, id), {
         method: route.method,

@@ -35,7 +35,9 @@ const accepts = (verify: () => unknown) => {
 async function settled(count: number) {
   const knex = fx.app.runtime.db.knex;
   for (let i = 0; i < 600; i++) {
-    const row = (await knex('webhook_deliveries').where({ status: 'success' }).count({ n: '*' }).first()) as { n: number | string };
+    const row = (await knex('webhook_deliveries').where({ status: 'success' }).count({ n: '*' }).first()) as {
+      n: number | string;
+    };
     if (Number(row.n) >= count) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -47,7 +49,11 @@ const { secret } = await fx.createEndpoint(receiver.url(), ['suppression.added']
 t.test('1,000 events: each delivered once, all verify with standardwebhooks and svix', async (t) => {
   for (let batch = 0; batch < 10; batch++) {
     const emails = Array.from({ length: 100 }, (_, i) => `user-${batch}-${i}@example.com`);
-    const res = await request(fx.app.url, '/suppressions/batch/add', { method: 'POST', token: fx.team.token, body: { emails } });
+    const res = await request(fx.app.url, '/suppressions/batch/add', {
+      method: 'POST',
+      token: fx.team.token,
+      body: { emails },
+    });
     t.equal(res.status, 201);
   }
   await receiver.waitFor(1000, 150_000);
@@ -78,16 +84,25 @@ t.test('1,000 events: each delivered once, all verify with standardwebhooks and 
 });
 
 t.test('the payload is the recorded event: type, created_at, data', async (t) => {
-  const events = new Map((await fx.app.runtime.services.events.list(fx.team.teamId, { limit: 2000 })).map((e) => [e.id, e]));
+  const events = new Map(
+    (await fx.app.runtime.services.eventLog.list(fx.team.teamId, { limit: 2000 })).map((e) => [e.id, e]),
+  );
   let same = 0;
   for (const w of receiver.received) {
     const event = events.get(String(w.headers['webhook-id']))!;
     const body = JSON.parse(w.body);
-    if (JSON.stringify(body) === JSON.stringify({ type: event.type, created_at: event.createdAt.toISOString(), data: event.data })) same++;
+    if (
+      JSON.stringify(body) ===
+      JSON.stringify({ type: event.type, created_at: event.createdAt.toISOString(), data: event.data })
+    )
+      same++;
   }
   t.equal(same, 1000, 'every body is { type, created_at, data } of its event, byte for byte');
   const sample = JSON.parse(receiver.received[0]!.body);
-  t.match(sample, { type: 'suppression.added', data: { object: 'suppression', id: String, email: String, origin: 'manual', source_id: null, created_at: String } });
+  t.match(sample, {
+    type: 'suppression.added',
+    data: { object: 'suppression', id: String, email: String, origin: 'manual', source_id: null, created_at: String },
+  });
 });
 
 t.test('tampered body, id or timestamp, and a timestamp 301 s old, are rejected by both', async (t) => {
@@ -95,15 +110,45 @@ t.test('tampered body, id or timestamp, and a timestamp 301 s old, are rejected 
   const headers = headersOf(w);
   const libraries = { standardwebhooks: new StandardWebhook(secret), svix: new SvixWebhook(secret) };
   for (const [name, lib] of Object.entries(libraries)) {
-    t.ok(accepts(() => lib.verify(w.body, headers)), `${name}: the original verifies`);
-    t.notOk(accepts(() => lib.verify(w.body.replace('"suppression.added"', '"suppression.removed"'), headers)), `${name}: tampered body`);
-    t.notOk(accepts(() => lib.verify(`${w.body} `, headers)), `${name}: one byte added`);
-    t.notOk(accepts(() => lib.verify(w.body, { ...headers, 'webhook-id': receiver.received[1]!.headers['webhook-id'] as string })), `${name}: another id`);
-    t.notOk(accepts(() => lib.verify(w.body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) })), `${name}: tampered timestamp`);
+    t.ok(
+      accepts(() => lib.verify(w.body, headers)),
+      `${name}: the original verifies`,
+    );
+    t.notOk(
+      accepts(() => lib.verify(w.body.replace('"suppression.added"', '"suppression.removed"'), headers)),
+      `${name}: tampered body`,
+    );
+    t.notOk(
+      accepts(() => lib.verify(`${w.body} `, headers)),
+      `${name}: one byte added`,
+    );
+    t.notOk(
+      accepts(() =>
+        lib.verify(w.body, { ...headers, 'webhook-id': receiver.received[1]!.headers['webhook-id'] as string }),
+      ),
+      `${name}: another id`,
+    );
+    t.notOk(
+      accepts(() =>
+        lib.verify(w.body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) }),
+      ),
+      `${name}: tampered timestamp`,
+    );
     const now = Math.floor(Date.now() / 1000);
-    for (const [age, expected] of [[0, true], [301, false]] as const) {
-      const signed = { ...headers, 'webhook-timestamp': String(now - age), 'webhook-signature': signatureHeader([secret], headers['webhook-id'], now - age, w.body) };
-      t.equal(accepts(() => lib.verify(w.body, signed)), expected, `${name}: correctly signed, ${age} s old: ${expected ? 'accepted' : 'rejected'}`);
+    for (const [age, expected] of [
+      [0, true],
+      [301, false],
+    ] as const) {
+      const signed = {
+        ...headers,
+        'webhook-timestamp': String(now - age),
+        'webhook-signature': signatureHeader([secret], headers['webhook-id'], now - age, w.body),
+      };
+      t.equal(
+        accepts(() => lib.verify(w.body, signed)),
+        expected,
+        `${name}: correctly signed, ${age} s old: ${expected ? 'accepted' : 'rejected'}`,
+      );
     }
   }
 });
@@ -115,6 +160,12 @@ t.test('the delivery log shows every event as success with one attempt', async (
   t.equal(page.body.data.length, 100);
   t.equal(page.body.has_more, true);
   t.ok(page.body.data.every((e: { status: string }) => e.status === 'success'));
-  const attempts = await request(fx.app.url, `/webhooks/${id}/events/${page.body.data[0].id}/attempts`, { token: fx.team.token });
-  t.match(attempts.body, { object: 'list', has_more: false, data: [{ http_status_code: 200, response: 'ok', error: null }] });
+  const attempts = await request(fx.app.url, `/webhooks/${id}/events/${page.body.data[0].id}/attempts`, {
+    token: fx.team.token,
+  });
+  t.match(attempts.body, {
+    object: 'list',
+    has_more: false,
+    data: [{ http_status_code: 200, response: 'ok', error: null }],
+  });
 });

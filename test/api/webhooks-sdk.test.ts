@@ -21,16 +21,31 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string): Prom
 }
 
 t.test('create, get, list, update, rotate, remove', async (t) => {
-  const created = await resend.webhooks.create({ endpoint: receiver.url('/sdk'), events: ['email.delivered', 'domain.created'] });
+  const created = await resend.webhooks.create({
+    endpoint: receiver.url('/sdk'),
+    events: ['email.delivered', 'domain.created'],
+  });
   t.equal(created.error, null);
   t.match(created.data, { object: 'webhook', id: String, signing_secret: /^whsec_/ });
   const id = created.data!.id;
   const got = await resend.webhooks.get(id);
   t.equal(got.error, null);
-  t.match(got.data, { object: 'webhook', id, status: 'enabled', endpoint: receiver.url('/sdk'), events: ['email.delivered', 'domain.created'], signing_secret: created.data!.signing_secret, created_at: String });
+  t.match(got.data, {
+    object: 'webhook',
+    id,
+    status: 'enabled',
+    endpoint: receiver.url('/sdk'),
+    events: ['email.delivered', 'domain.created'],
+    signing_secret: created.data!.signing_secret,
+    created_at: String,
+  });
   const listed = await resend.webhooks.list({ limit: 10 });
   t.equal(listed.error, null);
-  t.match(listed.data, { object: 'list', has_more: false, data: [{ id, endpoint: receiver.url('/sdk'), status: 'enabled' }] });
+  t.match(listed.data, {
+    object: 'list',
+    has_more: false,
+    data: [{ id, endpoint: receiver.url('/sdk'), status: 'enabled' }],
+  });
   const updated = await resend.webhooks.update(id, { events: ['suppression.added'], status: 'disabled' });
   t.same(updated, { data: { object: 'webhook', id }, error: null, headers: updated.headers });
   t.match((await resend.webhooks.get(id)).data, { status: 'disabled', events: ['suppression.added'] });
@@ -45,7 +60,10 @@ t.test('create, get, list, update, rotate, remove', async (t) => {
 });
 
 t.test('events list, get, replay and attempts list; verify() accepts the delivery', async (t) => {
-  const created = await resend.webhooks.create({ endpoint: receiver.url('/sdk-events'), events: ['suppression.added'] });
+  const created = await resend.webhooks.create({
+    endpoint: receiver.url('/sdk-events'),
+    events: ['suppression.added'],
+  });
   const webhookId = created.data!.id;
   await fx.app.runtime.services.suppressions.add(fx.team.teamId, 'sdk@example.com');
   const list = await until(async () => {
@@ -53,21 +71,44 @@ t.test('events list, get, replay and attempts list; verify() accepts the deliver
     return page.data?.data[0]?.status === 'success' ? page : undefined;
   }, 'a successful delivery');
   t.equal(list.error, null);
-  t.match(list.data, { object: 'list', has_more: false, data: [{ id: String, type: 'suppression.added', created_at: String, status: 'success' }] });
+  t.match(list.data, {
+    object: 'list',
+    has_more: false,
+    data: [{ id: String, type: 'suppression.added', created_at: String, status: 'success' }],
+  });
   const eventId = list.data!.data[0]!.id;
   const event = await resend.webhooks.events.get({ webhookId, eventId });
   t.equal(event.error, null);
-  t.match(event.data, { object: 'webhook_event', id: eventId, type: 'suppression.added', status: 'success', next_attempt_at: null, payload: { type: 'suppression.added', data: { email: 'sdk@example.com' } } });
+  t.match(event.data, {
+    object: 'webhook_event',
+    id: eventId,
+    type: 'suppression.added',
+    status: 'success',
+    next_attempt_at: null,
+    payload: { type: 'suppression.added', data: { email: 'sdk@example.com' } },
+  });
   const attempts = await resend.webhooks.events.attempts.list({ webhookId, eventId });
-  t.match(attempts.data, { object: 'list', has_more: false, data: [{ id: String, http_status_code: 200, response: 'ok', sent_at: String }] });
+  t.match(attempts.data, {
+    object: 'list',
+    has_more: false,
+    data: [{ id: String, http_status_code: 200, response: 'ok', sent_at: String }],
+  });
   const replayed = await resend.webhooks.events.replay({ webhookId, eventId });
   t.match(replayed.data, { object: 'webhook_event', id: eventId });
-  await until(async () => ((await resend.webhooks.events.attempts.list({ webhookId, eventId })).data!.data.length === 2 ? true : undefined), 'the replay');
+  await until(
+    async () =>
+      (await resend.webhooks.events.attempts.list({ webhookId, eventId })).data!.data.length === 2 ? true : undefined,
+    'the replay',
+  );
 
   const delivered = receiver.received.filter((w) => w.path === '/sdk-events').at(-1)!;
   const verified = resend.webhooks.verify({
     payload: delivered.body,
-    headers: { id: String(delivered.headers['webhook-id']), timestamp: String(delivered.headers['webhook-timestamp']), signature: String(delivered.headers['webhook-signature']) },
+    headers: {
+      id: String(delivered.headers['webhook-id']),
+      timestamp: String(delivered.headers['webhook-timestamp']),
+      signature: String(delivered.headers['webhook-signature']),
+    },
     webhookSecret: created.data!.signing_secret,
   });
   t.match(verified, { type: 'suppression.added', data: { email: 'sdk@example.com' } });

@@ -12,11 +12,15 @@ t.teardown(async () => {
   await receiver.down();
 });
 const { app } = fx;
-const call = (token: string, method: string, path: string, body?: unknown) => request(app.url, path, { method, token, body });
+const call = (token: string, method: string, path: string, body?: unknown) =>
+  request(app.url, path, { method, token, body });
 
 t.test('create answers a whsec_ secret; retrieve, list, secret route', async (t) => {
   const team = await app.createTeam('crud', 'unlimited');
-  const created = await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent', 'email.bounced', 'email.sent'] });
+  const created = await call(team.token, 'POST', '/webhooks', {
+    endpoint: receiver.url(),
+    events: ['email.sent', 'email.bounced', 'email.sent'],
+  });
   t.equal(created.status, 201);
   t.same(Object.keys(created.body).sort(), ['id', 'object', 'signing_secret']);
   t.equal(created.body.object, 'webhook');
@@ -33,26 +37,56 @@ t.test('create answers a whsec_ secret; retrieve, list, secret route', async (t)
     signing_secret: created.body.signing_secret,
   });
   const secret = await call(team.token, 'GET', `/webhooks/${created.body.id}/signing-secret`);
-  t.same(secret.body, { object: 'webhook', id: created.body.id, signing_secret: created.body.signing_secret, previous_signing_secret_expires_at: null });
+  t.same(secret.body, {
+    object: 'webhook',
+    id: created.body.id,
+    signing_secret: created.body.signing_secret,
+    previous_signing_secret_expires_at: null,
+  });
   const row = await app.runtime.db.knex('webhook_endpoints').where({ id: created.body.id }).first();
   t.match(row.secret_sealed, /^v1:/, 'sealed at rest');
-  t.notOk(String(row.secret_sealed).includes(created.body.signing_secret.slice(6)), 'the secret is not stored in the clear');
+  t.notOk(
+    String(row.secret_sealed).includes(created.body.signing_secret.slice(6)),
+    'the secret is not stored in the clear',
+  );
   const list = await call(team.token, 'GET', '/webhooks');
-  t.same(list.body, { object: 'list', has_more: false, data: [{ id: created.body.id, endpoint: receiver.url(), created_at: got.body.created_at, status: 'enabled', events: ['email.sent', 'email.bounced'] }] });
+  t.same(list.body, {
+    object: 'list',
+    has_more: false,
+    data: [
+      {
+        id: created.body.id,
+        endpoint: receiver.url(),
+        created_at: got.body.created_at,
+        status: 'enabled',
+        events: ['email.sent', 'email.bounced'],
+      },
+    ],
+  });
 });
 
 t.test('list pages with limit, after and before, newest first', async (t) => {
   const team = await app.createTeam('pages', 'unlimited');
   const ids: string[] = [];
-  for (let i = 0; i < 5; i++) ids.push((await fx.createEndpoint(receiver.url(`/h${i}`), ['domain.created'], team.token)).id);
+  for (let i = 0; i < 5; i++)
+    ids.push((await fx.createEndpoint(receiver.url(`/h${i}`), ['domain.created'], team.token)).id);
   const newest = [...ids].reverse();
   const first = (await call(team.token, 'GET', '/webhooks?limit=2')).body;
-  t.same(first.data.map((w: { id: string }) => w.id), newest.slice(0, 2));
+  t.same(
+    first.data.map((w: { id: string }) => w.id),
+    newest.slice(0, 2),
+  );
   t.equal(first.has_more, true);
   const second = (await call(team.token, 'GET', `/webhooks?limit=2&after=${newest[1]}`)).body;
-  t.same(second.data.map((w: { id: string }) => w.id), newest.slice(2, 4));
+  t.same(
+    second.data.map((w: { id: string }) => w.id),
+    newest.slice(2, 4),
+  );
   const back = (await call(team.token, 'GET', `/webhooks?limit=2&before=${newest[2]}`)).body;
-  t.same(back.data.map((w: { id: string }) => w.id), newest.slice(0, 2));
+  t.same(
+    back.data.map((w: { id: string }) => w.id),
+    newest.slice(0, 2),
+  );
   errorShape(t, await call(team.token, 'GET', `/webhooks?after=${ids[0]}&before=${ids[1]}`), 422, 'invalid_parameter');
   errorShape(t, await call(team.token, 'GET', '/webhooks?limit=0'), 422, 'invalid_parameter');
   errorShape(t, await call(team.token, 'GET', '/webhooks?limit=101'), 422, 'invalid_parameter');
@@ -61,9 +95,16 @@ t.test('list pages with limit, after and before, newest first', async (t) => {
 t.test('update URL, types and status; delete', async (t) => {
   const team = await app.createTeam('update', 'unlimited');
   const { id } = await fx.createEndpoint(receiver.url(), ['email.sent'], team.token);
-  const updated = await call(team.token, 'PATCH', `/webhooks/${id}`, { endpoint: receiver.url('/other'), events: ['domain.created', 'domain.deleted'] });
+  const updated = await call(team.token, 'PATCH', `/webhooks/${id}`, {
+    endpoint: receiver.url('/other'),
+    events: ['domain.created', 'domain.deleted'],
+  });
   t.same(updated.body, { object: 'webhook', id });
-  t.match((await call(team.token, 'GET', `/webhooks/${id}`)).body, { endpoint: receiver.url('/other'), events: ['domain.created', 'domain.deleted'], status: 'enabled' });
+  t.match((await call(team.token, 'GET', `/webhooks/${id}`)).body, {
+    endpoint: receiver.url('/other'),
+    events: ['domain.created', 'domain.deleted'],
+    status: 'enabled',
+  });
   t.equal((await call(team.token, 'PATCH', `/webhooks/${id}`, { status: 'disabled' })).status, 200);
   t.equal((await call(team.token, 'GET', `/webhooks/${id}`)).body.status, 'disabled');
   t.equal((await call(team.token, 'PATCH', `/webhooks/${id}`, { status: 'enabled' })).status, 200);
@@ -81,37 +122,94 @@ t.test('every subscribable type is accepted; anything else is 422 validation_err
   t.equal(all.status, 201);
   t.same((await call(team.token, 'GET', `/webhooks/${all.body.id}`)).body.events, [...EVENT_TYPES]);
   // contact.topics.updated and inbox.* exist in the SDK's list but not in this interface's.
-  const refused = await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent', 'contact.topics.updated', 'email.*'] });
+  const refused = await call(team.token, 'POST', '/webhooks', {
+    endpoint: receiver.url(),
+    events: ['email.sent', 'contact.topics.updated', 'email.*'],
+  });
   const body = errorShape(t, refused, 422, 'validation_error');
   t.same(body.errors, [
     { path: 'events.1', message: 'contact.topics.updated is not a subscribable event type' },
     { path: 'events.2', message: 'email.* is not a subscribable event type' },
   ]);
-  const onUpdate = errorShape(t, await call(team.token, 'PATCH', `/webhooks/${all.body.id}`, { events: ['email.queued'] }), 422, 'validation_error');
+  const onUpdate = errorShape(
+    t,
+    await call(team.token, 'PATCH', `/webhooks/${all.body.id}`, { events: ['email.queued'] }),
+    422,
+    'validation_error',
+  );
   t.same(onUpdate.errors, [{ path: 'events.0', message: 'email.queued is not a subscribable event type' }]);
-  t.same((await call(team.token, 'GET', `/webhooks/${all.body.id}`)).body.events, [...EVENT_TYPES], 'a refused update changes nothing');
+  t.same(
+    (await call(team.token, 'GET', `/webhooks/${all.body.id}`)).body.events,
+    [...EVENT_TYPES],
+    'a refused update changes nothing',
+  );
 });
 
 t.test('body refusals: missing fields, wrong types, unknown fields', async (t) => {
   const team = await app.createTeam('bodies', 'unlimited');
-  const missing = errorShape(t, await call(team.token, 'POST', '/webhooks', { events: ['email.sent'] }), 422, 'missing_required_field');
+  const missing = errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { events: ['email.sent'] }),
+    422,
+    'missing_required_field',
+  );
   t.same(missing.errors, [{ path: 'endpoint', message: 'is required' }]);
-  errorShape(t, await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url() }), 422, 'missing_required_field');
-  errorShape(t, await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: 'email.sent' }), 400, 'validation_error');
-  errorShape(t, await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: [] }), 400, 'validation_error');
-  errorShape(t, await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent'], secret: 'x' }), 400, 'validation_error');
+  errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url() }),
+    422,
+    'missing_required_field',
+  );
+  errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: 'email.sent' }),
+    400,
+    'validation_error',
+  );
+  errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: [] }),
+    400,
+    'validation_error',
+  );
+  errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent'], secret: 'x' }),
+    400,
+    'validation_error',
+  );
   const { id } = await fx.createEndpoint(receiver.url(), ['email.sent'], team.token);
   errorShape(t, await call(team.token, 'PATCH', `/webhooks/${id}`, { status: 'paused' }), 400, 'validation_error');
-  const notUrl = errorShape(t, await call(team.token, 'POST', '/webhooks', { endpoint: 'not a url', events: ['email.sent'] }), 422, 'validation_error');
+  const notUrl = errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { endpoint: 'not a url', events: ['email.sent'] }),
+    422,
+    'validation_error',
+  );
   t.same(notUrl.errors, [{ path: 'endpoint', message: 'the endpoint URL must be an absolute URL' }]);
-  errorShape(t, await call(team.token, 'POST', '/webhooks', { endpoint: 'ftp://example.com/x', events: ['email.sent'] }), 422, 'validation_error');
-  errorShape(t, await call(team.token, 'POST', '/webhooks', { endpoint: 'https://user:pw@192.0.2.1/x', events: ['email.sent'] }), 422, 'validation_error');
+  errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { endpoint: 'ftp://example.com/x', events: ['email.sent'] }),
+    422,
+    'validation_error',
+  );
+  errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { endpoint: 'https://user:pw@93.184.216.1/x', events: ['email.sent'] }),
+    422,
+    'validation_error',
+  );
 });
 
 t.test('plan limit: past webhook_endpoint_limit is 422 validation_error', async (t) => {
   const team = await app.createTeam('free', 'free');
   await fx.createEndpoint(receiver.url(), ['email.sent'], team.token);
-  const body = errorShape(t, await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent'] }), 422, 'validation_error');
+  const body = errorShape(
+    t,
+    await call(team.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent'] }),
+    422,
+    'validation_error',
+  );
   t.match(body.message, /allows 1 webhook endpoint/);
   t.equal((await call(team.token, 'GET', '/webhooks')).body.data.length, 1);
 });
@@ -131,7 +229,12 @@ t.test('unknown ids are 404 not_found; malformed ids 422 invalid_parameter', asy
     ['GET', `/webhooks/${id}/events/${random}/attempts`],
     ['POST', `/webhooks/${id}/events/${random}/replay`],
   ] as const) {
-    const body = errorShape(t, await call(team.token, method, path, method === 'PATCH' ? {} : undefined), 404, 'not_found');
+    const body = errorShape(
+      t,
+      await call(team.token, method, path, method === 'PATCH' ? {} : undefined),
+      404,
+      'not_found',
+    );
     t.match(body.message, /^Webhook( event)? not found$/, `${method} ${path}`);
   }
   errorShape(t, await call(team.token, 'GET', '/webhooks/not-a-uuid'), 422, 'invalid_parameter');
@@ -142,7 +245,12 @@ t.test('a sending_access key is 401 restricted_api_key on every webhook route', 
   const team = await app.createTeam('sending', 'unlimited');
   const key = await app.runtime.services.apiKeys.create(team.teamId, { name: 'send', permission: 'sending_access' });
   errorShape(t, await call(key.token, 'GET', '/webhooks'), 401, 'restricted_api_key');
-  errorShape(t, await call(key.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent'] }), 401, 'restricted_api_key');
+  errorShape(
+    t,
+    await call(key.token, 'POST', '/webhooks', { endpoint: receiver.url(), events: ['email.sent'] }),
+    401,
+    'restricted_api_key',
+  );
   errorShape(t, await request(app.url, '/webhooks'), 401, 'missing_api_key');
   errorShape(t, await call(team.token, 'PUT', '/webhooks'), 405, 'method_not_allowed');
 });
@@ -151,10 +259,16 @@ t.test('deliveries: list, get with payload, attempts, replay; replay on a disabl
   const team = await app.createTeam('log', 'unlimited');
   const { id } = await fx.createEndpoint(receiver.url('/log'), ['suppression.added'], team.token);
   await app.runtime.services.suppressions.add(team.teamId, 'logged@example.com');
-  const [event] = await app.runtime.services.events.list(team.teamId, { type: 'suppression.added' });
-  await waitUntil(async () => (await call(team.token, 'GET', `/webhooks/${id}/events/${event!.id}`)).body.status === 'success');
+  const [event] = await app.runtime.services.eventLog.list(team.teamId, { type: 'suppression.added' });
+  await waitUntil(
+    async () => (await call(team.token, 'GET', `/webhooks/${id}/events/${event!.id}`)).body.status === 'success',
+  );
   const list = await call(team.token, 'GET', `/webhooks/${id}/events`);
-  t.same(list.body, { object: 'list', has_more: false, data: [{ id: event!.id, type: 'suppression.added', created_at: event!.createdAt.toISOString(), status: 'success' }] });
+  t.same(list.body, {
+    object: 'list',
+    has_more: false,
+    data: [{ id: event!.id, type: 'suppression.added', created_at: event!.createdAt.toISOString(), status: 'success' }],
+  });
   const got = (await call(team.token, 'GET', `/webhooks/${id}/events/${event!.id}`)).body;
   t.same(got, {
     object: 'webhook_event',
@@ -167,18 +281,29 @@ t.test('deliveries: list, get with payload, attempts, replay; replay on a disabl
     payload: { type: 'suppression.added', created_at: event!.createdAt.toISOString(), data: event!.data },
   });
   const attempts = (await call(team.token, 'GET', `/webhooks/${id}/events/${event!.id}/attempts`)).body;
-  t.match(attempts, { object: 'list', has_more: false, data: [{ id: String, http_status_code: 200, response: 'ok', error: null, duration_ms: Number, sent_at: String }] });
+  t.match(attempts, {
+    object: 'list',
+    has_more: false,
+    data: [{ id: String, http_status_code: 200, response: 'ok', error: null, duration_ms: Number, sent_at: String }],
+  });
   const before = receiver.received.filter((w) => w.path === '/log').length;
   const replayed = await call(team.token, 'POST', `/webhooks/${id}/events/${event!.id}/replay`);
   t.same(replayed.body, { object: 'webhook_event', id: event!.id });
   await receiver.waitFor(receiver.received.length + 1);
-  await waitUntil(async () => (await call(team.token, 'GET', `/webhooks/${id}/events/${event!.id}/attempts`)).body.data.length === 2);
+  await waitUntil(
+    async () => (await call(team.token, 'GET', `/webhooks/${id}/events/${event!.id}/attempts`)).body.data.length === 2,
+  );
   const again = receiver.received.filter((w) => w.path === '/log');
   t.equal(again.length, before + 1, 'replayed once');
   t.equal(again.at(-1)!.headers['webhook-id'], event!.id, 'same webhook-id on replay');
   t.equal(again.at(-1)!.body, again.at(-2)!.body, 'same body on replay');
   await call(team.token, 'PATCH', `/webhooks/${id}`, { status: 'disabled' });
-  const refused = errorShape(t, await call(team.token, 'POST', `/webhooks/${id}/events/${event!.id}/replay`), 422, 'validation_error');
+  const refused = errorShape(
+    t,
+    await call(team.token, 'POST', `/webhooks/${id}/events/${event!.id}/replay`),
+    422,
+    'validation_error',
+  );
   t.match(refused.message, /disabled/);
 });
 

@@ -2,21 +2,16 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Resend } from 'resend';
 import t from 'tap';
+import { commandEnv } from '../helpers/process-env.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 import { spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
 
 const run = promisify(execFile);
 const database = createTestDatabase();
 t.teardown(() => database.drop());
-const env = {
-  ...process.env,
-  MAILROOM_ENV: 'test',
-  MAILROOM_DATA_DIR: database.dataDir,
-  MAILROOM_DATABASE_URL: database.url,
-  MAILROOM_API_PORT: '0',
-  MAILROOM_CONFIG: '',
-};
-const mailroom = (args: string[], extraEnv: Record<string, string> = {}) => run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, ...extraEnv } });
+const env = commandEnv(database, { MAILROOM_ENV: 'test' });
+const mailroom = (args: string[], extraEnv: Record<string, string> = {}) =>
+  run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, ...extraEnv } });
 
 t.test('migrate applies, then has nothing to do', async (t) => {
   const first = JSON.parse((await mailroom(['migrate'])).stdout);
@@ -26,7 +21,10 @@ t.test('migrate applies, then has nothing to do', async (t) => {
 });
 
 t.test('config print shows the resolved configuration with secrets masked', async (t) => {
-  const { stdout } = await mailroom(['config', 'print'], { MAILROOM_MASTER_KEY: 'm'.repeat(40), MAILROOM_REDIS_URL: 'redis://:pw-secret@127.0.0.1:6379' });
+  const { stdout } = await mailroom(['config', 'print'], {
+    MAILROOM_MASTER_KEY: 'm'.repeat(40),
+    MAILROOM_REDIS_URL: 'redis://:pw-secret@127.0.0.1:6379',
+  });
   const printed = JSON.parse(stdout);
   t.equal(printed.masterKey, '********');
   t.notMatch(stdout, /pw-secret|mmmm/);
@@ -34,16 +32,22 @@ t.test('config print shows the resolved configuration with secrets masked', asyn
 });
 
 t.test('a bad configuration stops with a message naming the key', async (t) => {
-  const failure = await mailroom(['config', 'print'], { MAILROOM_API_PORT: 'abc' }).catch((err: { code: number; stderr: string }) => err);
+  const failure = await mailroom(['config', 'print'], { MAILROOM_API_PORT: 'abc' }).catch(
+    (err: { code: number; stderr: string }) => err,
+  );
   t.equal((failure as { code: number }).code, 2);
   t.match((failure as { stderr: string }).stderr, /api\.port \(from MAILROOM_API_PORT\)/);
-  const prod = await mailroom(['api'], { MAILROOM_ENV: 'production' }).catch((err: { code: number; stderr: string }) => err);
+  const prod = await mailroom(['api'], { MAILROOM_ENV: 'production' }).catch(
+    (err: { code: number; stderr: string }) => err,
+  );
   t.equal((prod as { code: number }).code, 2, 'production refuses to start without a master key');
   t.match((prod as { stderr: string }).stderr, /masterKey/);
 });
 
 t.test('team create prints a key that works with curl and with the resend SDK against `mailroom start`', async (t) => {
-  const created = JSON.parse((await mailroom(['team', 'create', '--name', 'First team', '--owner-email', 'ops@example.com'])).stdout);
+  const created = JSON.parse(
+    (await mailroom(['team', 'create', '--name', 'First team', '--owner-email', 'ops@example.com'])).stdout,
+  );
   t.match(created, { team: { object: 'team', name: 'First team' }, api_key: { id: String, token: /^svc_/ } });
 
   const { child: server, ready: listening } = spawnMailroom('start', env);
@@ -51,7 +55,15 @@ t.test('team create prints a key that works with curl and with the resend SDK ag
   const url = await listening;
 
   const ready = JSON.parse((await run('curl', ['-s', `${url}/ready`])).stdout);
-  t.match(ready, { status: 'ok', checks: [{ name: 'database', ok: true }, { name: 'kv_memory', ok: true }, { name: 'spool', ok: true }], failed: [] });
+  t.match(ready, {
+    status: 'ok',
+    checks: [
+      { name: 'database', ok: true },
+      { name: 'kv_memory', ok: true },
+      { name: 'spool', ok: true },
+    ],
+    failed: [],
+  });
 
   const curl = await run('curl', ['-s', '-H', `Authorization: Bearer ${created.api_key.token}`, `${url}/api/v1/team`]);
   t.equal(JSON.parse(curl.stdout).id, created.team.id, 'curl reaches the team');
@@ -63,7 +75,9 @@ t.test('team create prints a key that works with curl and with the resend SDK ag
   t.same(list.data?.data.map((k) => k.name).sort(), ['Initial key', 'made by the SDK']);
   t.same((await resend.apiKeys.remove(key.data!.id)).data, { object: 'api_key', id: key.data!.id, deleted: true });
 
-  const sending = JSON.parse((await mailroom(['key', 'create', '--team', created.team.id, '--permission', 'sending_access'])).stdout);
+  const sending = JSON.parse(
+    (await mailroom(['key', 'create', '--team', created.team.id, '--permission', 'sending_access'])).stdout,
+  );
   const restricted = await run('curl', ['-s', '-H', `Authorization: Bearer ${sending.api_key.token}`, `${url}/team`]);
   t.equal(JSON.parse(restricted.stdout).name, 'restricted_api_key');
 

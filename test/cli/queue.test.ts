@@ -10,7 +10,10 @@ import { startTestApp } from '../helpers/test-app.js';
 const app = await startTestApp({
   config: {
     mta: {
-      regions: { 'us-east-1': { ips: [{ address: '127.0.0.2', helo: 'out2.mailroom.test', weight: 3 }, '127.0.0.3'] }, 'eu-west-1': { ips: ['127.0.0.4'] } },
+      regions: {
+        'us-east-1': { ips: [{ address: '127.0.0.2', helo: 'out2.mailroom.test', weight: 3 }, '127.0.0.3'] },
+        'eu-west-1': { ips: ['127.0.0.4'] },
+      },
       disabledIps: ['127.0.0.3'],
     },
   },
@@ -50,7 +53,11 @@ const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
 const toOne = await insertEmail(runtime, team.teamId, ['a@one.test', 'b@one.test'], twoHoursAgo);
 await insertDeliveries(runtime, toOne, { createdAt: twoHoursAgo });
 const toTwo = await insertEmail(runtime, team.teamId, ['c@two.test']);
-const [deferred] = await insertDeliveries(runtime, toTwo, { state: 'deferred', attempts: 1, nextAttemptAt: new Date(Date.now() + 3600_000) });
+const [deferred] = await insertDeliveries(runtime, toTwo, {
+  state: 'deferred',
+  attempts: 1,
+  nextAttemptAt: new Date(Date.now() + 3600_000),
+});
 await insertAttempt(runtime, deferred!, 'deferred', '451 4.7.1 Try again later');
 const done = await insertEmail(runtime, team.teamId, ['d@one.test']);
 await insertDeliveries(runtime, done, { state: 'delivered', attempts: 1 });
@@ -63,8 +70,14 @@ t.test('status counts deliveries by state and by destination, with the age of th
     const one = json.destinations.find((d: { domain: string }) => d.domain === 'one.test');
     t.match(one, { state: 'queued', count: 2, oldest: /^2h/ });
     t.ok(one.oldest_seconds >= 7200 && one.oldest_seconds < 7300, 'oldest in seconds too');
-    t.match(json.destinations.find((d: { domain: string }) => d.domain === 'two.test'), { state: 'deferred', count: 1 });
-    t.notOk(json.destinations.some((d: { state: string }) => d.state === 'delivered'), 'settled deliveries are counted, not listed per destination');
+    t.match(
+      json.destinations.find((d: { domain: string }) => d.domain === 'two.test'),
+      { state: 'deferred', count: 1 },
+    );
+    t.notOk(
+      json.destinations.some((d: { state: string }) => d.state === 'delivered'),
+      'settled deliveries are counted, not listed per destination',
+    );
     t.same(json.egress, { disabled_in_config: ['127.0.0.3'], disabled: [], resting: [] });
   }
 });
@@ -95,8 +108,16 @@ t.test('show lists an email’s deliveries and attempts; --transcripts adds the 
   t.equal(code, 0);
   t.match(json.email, { id: toTwo.id, team_id: team.teamId, subject: 'Queued' });
   t.equal(json.deliveries.length, 1);
-  t.match(json.deliveries[0], { recipient: 'c@two.test', state: 'deferred', attempts: 1, next_attempt_at: String, last_reply: null });
-  t.match(json.deliveries[0].attempt_log, [{ outcome: 'deferred', mx_host: 'mx.example.test', egress_ip: '127.0.0.2', reply: '451 4.7.1 Try again later' }]);
+  t.match(json.deliveries[0], {
+    recipient: 'c@two.test',
+    state: 'deferred',
+    attempts: 1,
+    next_attempt_at: String,
+    last_reply: null,
+  });
+  t.match(json.deliveries[0].attempt_log, [
+    { outcome: 'deferred', mx_host: 'mx.example.test', egress_ip: '127.0.0.2', reply: '451 4.7.1 Try again later' },
+  ]);
   t.notOk('transcript' in json.deliveries[0].attempt_log[0]);
   const full = await mailroom('queue', 'show', '--email', toTwo.id, '--transcripts');
   t.match(full.json.deliveries[0].attempt_log[0].transcript, /S: 451 4\.7\.1/);
@@ -112,7 +133,11 @@ t.test('hold, release and retry move deliveries as their filters say', async (t)
   t.same(await stateOf(done.id), ['delivered'], 'a settled delivery is never held');
   t.match((await mailroom('queue')).json.states, { held: 2, queued: 0 });
 
-  t.match((await mailroom('queue', 'retry', '--domain', 'one.test')).json, { affected: 0 }, 'held deliveries wait for release');
+  t.match(
+    (await mailroom('queue', 'retry', '--domain', 'one.test')).json,
+    { affected: 0 },
+    'held deliveries wait for release',
+  );
   const released = await mailroom('queue', 'release', '--email', toOne.id, '--team', team.teamId);
   t.match(released.json, { action: 'release', affected: 2 });
   t.same(await stateOf(toOne.id), ['queued', 'queued']);
@@ -122,7 +147,10 @@ t.test('hold, release and retry move deliveries as their filters say', async (t)
   t.match(retried.json, { action: 'retry', affected: 3 }, 'queued and deferred ones of the team');
   const [again] = await repository.ofEmail(toTwo.id);
   t.equal(again!.state, 'deferred');
-  t.ok(again!.nextAttemptAt.getTime() <= Date.now() && again!.nextAttemptAt.getTime() >= before - 1000, 'due now instead of in an hour');
+  t.ok(
+    again!.nextAttemptAt.getTime() <= Date.now() && again!.nextAttemptAt.getTime() >= before - 1000,
+    'due now instead of in an hour',
+  );
   const otherTeam = await mailroom('queue', 'hold', '--team', '0190b2c4-0000-7000-8000-000000000000');
   t.match(otherTeam.json, { affected: 0 });
 });
@@ -141,7 +169,9 @@ t.test('purge refuses without --yes, and with it removes waiting deliveries and 
   t.same(await stateOf(toOne.id), [], 'held deliveries are purged too');
   t.same(await stateOf(done.id), ['delivered'], 'settled ones stay');
   t.same(await stateOf(toTwo.id), ['deferred'], 'other destinations stay');
-  const failed = (await runtime.services.events.list(team.teamId, { type: 'email.failed' })).filter((e) => e.data.email_id === toOne.id);
+  const failed = (await runtime.services.eventLog.list(team.teamId, { type: 'email.failed' })).filter(
+    (e) => e.data.email_id === toOne.id,
+  );
   t.same(failed.flatMap((e) => e.data.to as string[]).sort(), ['a@one.test', 'b@one.test']);
   t.equal((await runtime.services.deliveries.email(toOne.id))!.lastEvent, 'failed');
 });
@@ -149,18 +179,43 @@ t.test('purge refuses without --yes, and with it removes waiting deliveries and 
 t.test('ip list, disable and enable round trip; unknown addresses are refused', async (t) => {
   const listed = await mailroom('ip', 'list');
   t.equal(listed.code, 0);
-  const byAddress = (json: any, address: string) => json.addresses.find((a: { address: string }) => a.address === address);
-  t.match(byAddress(listed.json, '127.0.0.2'), { region: 'us-east-1', helo: 'out2.mailroom.test', weight: 3, in_use: true, disabled_in_config: false, disabled_by_operator: null, rests: [] });
-  t.match(byAddress(listed.json, '127.0.0.3'), { helo: 'mail.mailroom.localhost', weight: 1, in_use: false, disabled_in_config: true });
+  const byAddress = (json: any, address: string) =>
+    json.addresses.find((a: { address: string }) => a.address === address);
+  t.match(byAddress(listed.json, '127.0.0.2'), {
+    region: 'us-east-1',
+    helo: 'out2.mailroom.test',
+    weight: 3,
+    in_use: true,
+    disabled_in_config: false,
+    disabled_by_operator: null,
+    rests: [],
+  });
+  t.match(byAddress(listed.json, '127.0.0.3'), {
+    helo: 'mail.mailroom.localhost',
+    weight: 1,
+    in_use: false,
+    disabled_in_config: true,
+  });
   t.match(byAddress(listed.json, '127.0.0.4'), { region: 'eu-west-1' });
 
   const disabled = await mailroom('ip', 'disable', '127.0.0.2', '--reason', 'listed at an RBL');
   t.match(disabled.json, { address: '127.0.0.2', regions: ['us-east-1'], disabled: true, reason: 'listed at an RBL' });
-  t.match(byAddress((await mailroom('ip', 'list')).json, '127.0.0.2'), { in_use: false, disabled_by_operator: { reason: 'listed at an RBL' } });
-  t.match((await mailroom('queue')).json.egress.disabled, [{ address: '127.0.0.2', destination: '*', reason: 'listed at an RBL' }]);
+  t.match(byAddress((await mailroom('ip', 'list')).json, '127.0.0.2'), {
+    in_use: false,
+    disabled_by_operator: { reason: 'listed at an RBL' },
+  });
+  t.match((await mailroom('queue')).json.egress.disabled, [
+    { address: '127.0.0.2', destination: '*', reason: 'listed at an RBL' },
+  ]);
   t.ok((await runtime.services.deliveries.restingEgress('one.test')).has('127.0.0.2'), 'the MTA sees it out of use');
 
-  await runtime.services.deliveries.strikeEgress('127.0.0.2', 'gmail.test', '554 5.7.1 Service unavailable; client host blocked', 1, 3600);
+  await runtime.services.deliveries.strikeEgress(
+    '127.0.0.2',
+    'gmail.test',
+    '554 5.7.1 Service unavailable; client host blocked',
+    1,
+    3600,
+  );
   const rests = byAddress((await mailroom('ip', 'list')).json, '127.0.0.2').rests;
   t.match(rests, [{ destination: 'gmail.test', strikes: 1, remaining: /^(59m|1h)/, reason: /blocked/ }]);
   t.match((await mailroom('queue')).json.egress.resting, [{ address: '127.0.0.2', destination: 'gmail.test' }]);
@@ -169,11 +224,17 @@ t.test('ip list, disable and enable round trip; unknown addresses are refused', 
   const afterEnable = byAddress((await mailroom('ip', 'list')).json, '127.0.0.2');
   t.match(afterEnable, { in_use: true, disabled_by_operator: null });
   t.equal(afterEnable.rests.length, 1, 'enable alone leaves a destination rest in place');
-  t.match((await mailroom('ip', 'enable', '127.0.0.2', '--destination', 'Gmail.test')).json, { destination: 'gmail.test', cleared: 1 });
+  t.match((await mailroom('ip', 'enable', '127.0.0.2', '--destination', 'Gmail.test')).json, {
+    destination: 'gmail.test',
+    cleared: 1,
+  });
   t.same(byAddress((await mailroom('ip', 'list')).json, '127.0.0.2').rests, []);
   t.match((await mailroom('ip', 'enable', '127.0.0.3')).json, { cleared: 0, still_disabled_in_config: true });
 
-  for (const args of [['ip', 'disable', '10.9.9.9'], ['ip', 'enable', '10.9.9.9']]) {
+  for (const args of [
+    ['ip', 'disable', '10.9.9.9'],
+    ['ip', 'enable', '10.9.9.9'],
+  ]) {
     const refused = await mailroom(...args);
     t.equal(refused.code, 1, args.join(' '));
     t.match(refused.stderr, /10\.9\.9\.9 is in no IP pool/);

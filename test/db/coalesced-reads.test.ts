@@ -9,7 +9,10 @@ t.test('reads asked while one is in flight share the next query, each answered i
     return keys.map((k) => k * 2);
   });
   const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => reads.read(i)));
-  t.same(answers, Array.from({ length: 30 }, (_, i) => i * 2));
+  t.same(
+    answers,
+    Array.from({ length: 30 }, (_, i) => i * 2),
+  );
   t.same(batches[0], [0], 'an idle reader queries at once');
   t.equal(batches.length, 2, 'the 29 asked meanwhile went together');
 });

@@ -11,8 +11,28 @@ t.test(`migrations run up, again (no-op), down and up on ${TEST_DB_KIND}`, async
   const { db, close } = await connectTestDatabase();
   t.teardown(close);
   const applied = await migrateLatest(db.knex);
-  t.same(applied, migrations.map((m) => m.name), 'every migration applied in order');
-  for (const table of ['teams', 'team_members', 'api_keys', 'request_logs', 'idempotency_keys', 'brand_assets', 'job_leases', 'events', 'domains', 'suppressions', 'dkim_keys', 'templates', 'template_versions', 'emails', 'email_attachments']) {
+  t.same(
+    applied,
+    migrations.map((m) => m.name),
+    'every migration applied in order',
+  );
+  for (const table of [
+    'teams',
+    'team_members',
+    'api_keys',
+    'request_logs',
+    'idempotency_keys',
+    'brand_assets',
+    'job_leases',
+    'events',
+    'domains',
+    'suppressions',
+    'dkim_keys',
+    'templates',
+    'template_versions',
+    'emails',
+    'email_attachments',
+  ]) {
     t.ok(await db.knex.schema.hasTable(table), `${table} exists`);
   }
   t.same(await migrateLatest(db.knex), [], 'running again changes nothing');
@@ -22,7 +42,11 @@ t.test(`migrations run up, again (no-op), down and up on ${TEST_DB_KIND}`, async
   const reverted = await migrateDownAll(db.knex);
   t.equal(reverted.length, migrations.length, 'every migration rolls back');
   t.notOk(await db.knex.schema.hasTable('teams'));
-  t.same(await migrateLatest(db.knex), migrations.map((m) => m.name), 'and up again');
+  t.same(
+    await migrateLatest(db.knex),
+    migrations.map((m) => m.name),
+    'and up again',
+  );
 });
 
 t.test('SQLite connection is durable: WAL and synchronous=FULL', async (t) => {

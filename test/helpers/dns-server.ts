@@ -1,6 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
+import { reverseName } from '../../core/platform/doctor/reverse-names.js';
 
 /**
  * A real DNS server on loopback whose zone the test declares: records are added and removed
@@ -13,7 +14,8 @@ export type TestRecord =
   | { type: 'CNAME'; name: string; value: string }
   | { type: 'SOA'; name: string }
   | { type: 'A'; name: string; address: string }
-  | { type: 'AAAA'; name: string; address: string };
+  | { type: 'AAAA'; name: string; address: string }
+  | { type: 'PTR'; name: string; value: string };
 
 export class TestDnsServer {
   private records: TestRecord[] = [];
@@ -44,6 +46,13 @@ export class TestDnsServer {
     this.records.push(...records.map((r) => ({ ...r, name: r.name.toLowerCase() })));
   }
 
+  /** The PTR records of `address` (replacing any it had); no names removes them. */
+  setPtr(address: string, ...names: string[]): void {
+    const name = reverseName(address);
+    this.remove((record) => record.type === 'PTR' && record.name === name);
+    this.add(...names.map((value) => ({ type: 'PTR' as const, name, value })));
+  }
+
   remove(predicate: (record: TestRecord) => boolean): void {
     this.records = this.records.filter((record) => !predicate(record));
   }
@@ -66,7 +75,12 @@ export class TestDnsServer {
     }
     const question = query.questions?.[0];
     if (!question) return undefined;
-    const base = { id: query.id, type: 'response' as const, flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE, questions: [question] };
+    const base = {
+      id: query.id,
+      type: 'response' as const,
+      flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE,
+      questions: [question],
+    };
     if (this.servfail) return dnsPacket.encode({ ...base, flags: base.flags | 2 /* RCODE SERVFAIL */ });
     const name = question.name.toLowerCase();
     const atName = this.records.filter((r) => r.name === name);
@@ -91,11 +105,25 @@ function toAnswer(record: TestRecord): dnsPacket.Answer {
       return { ...common, type: 'MX', data: { exchange: record.exchange, preference: record.priority ?? 10 } };
     case 'CNAME':
       return { ...common, type: 'CNAME', data: record.value };
+    case 'PTR':
+      return { ...common, type: 'PTR', data: record.value };
     case 'A':
       return { ...common, type: 'A', data: record.address };
     case 'AAAA':
       return { ...common, type: 'AAAA', data: record.address };
     case 'SOA':
-      return { ...common, type: 'SOA', data: { mname: `ns1.${record.name}`, rname: `hostmaster.${record.name}`, serial: 1, refresh: 3600, retry: 600, expire: 86400, minimum: 60 } };
+      return {
+        ...common,
+        type: 'SOA',
+        data: {
+          mname: `ns1.${record.name}`,
+          rname: `hostmaster.${record.name}`,
+          serial: 1,
+          refresh: 3600,
+          retry: 600,
+          expire: 86400,
+          minimum: 60,
+        },
+      };
   }
 }

@@ -15,7 +15,11 @@ export type RequestOptions = {
 };
 
 /** A real HTTP request to the appliance under test. */
-export async function request<T = any>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+export async function request<T = any>(
+  baseUrl: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.userAgent !== null) headers['user-agent'] = options.userAgent ?? UA;
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -35,7 +39,12 @@ export async function request<T = any>(baseUrl: string, path: string, options: R
   return { status: response.status, headers: response.headers, body: parsed as T, text: response.text };
 }
 
-async function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Headers; text: string }> {
+async function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Headers; text: string }> {
   const { request: httpRequest } = await import('node:http');
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers }, (res) => {
@@ -43,7 +52,8 @@ async function rawRequest(url: string, method: string, headers: Record<string, s
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const h = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) h.set(name, Array.isArray(value) ? value.join(', ') : value);
+        for (const [name, value] of Object.entries(res.headers))
+          if (value !== undefined) h.set(name, Array.isArray(value) ? value.join(', ') : value);
         resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
       });
       res.on('error', reject);
@@ -63,7 +73,11 @@ export function errorShape(t: Test, response: HttpResponse, status: number, name
   t.type(body.message, 'string', 'body.message');
   t.ok(body.message.length > 0, 'message not empty');
   const allowed = new Set(['statusCode', 'name', 'message', 'errors', 'code', 'claimable', 'details']);
-  t.same(Object.keys(body).filter((key) => !allowed.has(key)), [], 'no fields outside the error body');
+  t.same(
+    Object.keys(body).filter((key) => !allowed.has(key)),
+    [],
+    'no fields outside the error body',
+  );
   t.match(response.headers.get('content-type') ?? '', /application\/json/, 'JSON error');
   return body;
 }

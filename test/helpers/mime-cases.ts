@@ -4,7 +4,14 @@ import type MailComposer from 'nodemailer/lib/mail-composer';
 export type Mail = ConstructorParameters<typeof MailComposer>[0];
 
 /** Fixed boundary base, date and message id, so two compositions of a case give the same bytes. */
-export const FIXED = { baseBoundary: '0123456789abcdef', date: new Date('2026-11-23T10:00:00Z'), messageId: '<id-1@example.com>', disableFileAccess: true, disableUrlAccess: true, xMailer: false as const };
+export const FIXED = {
+  baseBoundary: '0123456789abcdef',
+  date: new Date('2026-11-23T10:00:00Z'),
+  messageId: '<id-1@example.com>',
+  disableFileAccess: true,
+  disableUrlAccess: true,
+  xMailer: false as const,
+};
 
 /** A small deterministic generator (mulberry32), so a failure names a case that can be re-run. */
 function random(seed: number) {
@@ -19,7 +26,28 @@ function random(seed: number) {
 
 // Pieces that steer the encoders: long lines, whitespace before line breaks, lone CR or LF,
 // non-ASCII (both UTF-8 widths), '=', dots and spaces near the wrap column.
-const PIECES = ['Hello world', ' ', '  ', '\t', '\r\n', '\n', '\r', 'é', 'ß', '日本語', '😀', '=', '.', ',', 'x'.repeat(75), 'y'.repeat(80), '<p>Hi</p>', '=3D', '\u0000', '\u007f'];
+const PIECES = [
+  'Hello world',
+  ' ',
+  '  ',
+  '\t',
+  '\r\n',
+  '\n',
+  '\r',
+  'é',
+  'ß',
+  '日本語',
+  '😀',
+  '=',
+  '.',
+  ',',
+  'x'.repeat(75),
+  'y'.repeat(80),
+  '<p>Hi</p>',
+  '=3D',
+  '\u0000',
+  '\u007f',
+];
 
 function text(next: () => number, size: number): string {
   let out = '';
@@ -31,7 +59,16 @@ const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 
 /** Named shapes: what the send path composes (bodies, addresses, custom headers, attachments). */
 export const SHAPES: Array<[string, Mail]> = [
-  ['bench message', { from: { name: 'Bench', address: 'bench@bench.test' }, to: [{ name: '', address: 'r1@example.net' }], subject: 'Benchmark message 1', html: '<p>Hello 1</p>'.repeat(20), text: 'Hello 1' }],
+  [
+    'bench message',
+    {
+      from: { name: 'Bench', address: 'bench@bench.test' },
+      to: [{ name: '', address: 'r1@example.net' }],
+      subject: 'Benchmark message 1',
+      html: '<p>Hello 1</p>'.repeat(20),
+      text: 'Hello 1',
+    },
+  ],
   ['text only', { from: 'a@example.com', to: 'b@example.net', subject: 'Hi', text: 'Just text' }],
   ['html only', { from: 'a@example.com', to: 'b@example.net', subject: 'Hi', html: '<b>bold</b>' }],
   ['no body', { from: 'a@example.com', to: 'b@example.net', subject: 'Empty' }],
@@ -48,13 +85,62 @@ export const SHAPES: Array<[string, Mail]> = [
       subject: 'Grüße 😀 '.repeat(12),
       html: '<p>Grüße</p>\n'.repeat(30),
       text: 'Grüße\n'.repeat(30),
-      headers: { 'X-Custom': 'välue', 'X-Entity-Ref-ID': '123', 'x-smtpapi': '{}', 'mime-version': '1.0', 'content-features': 'x' },
+      headers: {
+        'X-Custom': 'välue',
+        'X-Entity-Ref-ID': '123',
+        'x-smtpapi': '{}',
+        'mime-version': '1.0',
+        'content-features': 'x',
+      },
     },
   ],
-  ['one attachment', { from: 'a@example.com', to: 'b@example.net', subject: 'x', html: '<p>see</p>', text: 'see', attachments: [{ filename: 'report.pdf', content: Buffer.alloc(5000, 7) }] }],
-  ['inline image', { from: 'a@example.com', to: 'b@example.net', subject: 'x', html: '<img src="cid:logo">', attachments: [{ filename: 'logo.png', content: png, cid: 'logo' }] }],
-  ['inline image and attachment', { from: 'a@example.com', to: 'b@example.net', subject: 'x', html: '<img src="cid:logo">', text: 'logo', attachments: [{ filename: 'logo.png', content: png, cid: 'logo' }, { filename: 'a.pdf', content: Buffer.alloc(100, 1) }] }],
-  ['text attachment', { from: 'a@example.com', to: 'b@example.net', subject: 'x', text: 'body', attachments: [{ filename: 'notes.txt', content: Buffer.from('line one\r\nline two  \r\n'), contentType: 'text/plain' }] }],
+  [
+    'one attachment',
+    {
+      from: 'a@example.com',
+      to: 'b@example.net',
+      subject: 'x',
+      html: '<p>see</p>',
+      text: 'see',
+      attachments: [{ filename: 'report.pdf', content: Buffer.alloc(5000, 7) }],
+    },
+  ],
+  [
+    'inline image',
+    {
+      from: 'a@example.com',
+      to: 'b@example.net',
+      subject: 'x',
+      html: '<img src="cid:logo">',
+      attachments: [{ filename: 'logo.png', content: png, cid: 'logo' }],
+    },
+  ],
+  [
+    'inline image and attachment',
+    {
+      from: 'a@example.com',
+      to: 'b@example.net',
+      subject: 'x',
+      html: '<img src="cid:logo">',
+      text: 'logo',
+      attachments: [
+        { filename: 'logo.png', content: png, cid: 'logo' },
+        { filename: 'a.pdf', content: Buffer.alloc(100, 1) },
+      ],
+    },
+  ],
+  [
+    'text attachment',
+    {
+      from: 'a@example.com',
+      to: 'b@example.net',
+      subject: 'x',
+      text: 'body',
+      attachments: [
+        { filename: 'notes.txt', content: Buffer.from('line one\r\nline two  \r\n'), contentType: 'text/plain' },
+      ],
+    },
+  ],
   [
     'several attachments, one empty',
     {

@@ -19,7 +19,11 @@ export type MtaFixture = {
   resolver: (name: string, type: string) => Promise<unknown>;
   send(body: Record<string, unknown>): Promise<string>;
   /** Waits until the email has every listed event type (in any order); returns its events, oldest first. */
-  waitForEvents(emailId: string, types: string[], timeoutMs?: number): Promise<Array<{ type: string; data: Record<string, any> }>>;
+  waitForEvents(
+    emailId: string,
+    types: string[],
+    timeoutMs?: number,
+  ): Promise<Array<{ type: string; data: Record<string, any> }>>;
   waitFor<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 };
@@ -40,6 +44,10 @@ export type MtaFixtureOptions = {
   domain?: Record<string, unknown>;
   /** The appliance's clock (default: the system clock). */
   clock?: Clock;
+  /** Other configuration sections (e.g. `submission`). */
+  config?: Record<string, unknown>;
+  /** The API's rate limit per team (default: out of the way). */
+  rateLimitPerSecond?: number;
 };
 
 /**
@@ -60,8 +68,10 @@ export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<
   }
   const app = await startTestApp({
     clock: options.clock,
+    rateLimitPerSecond: options.rateLimitPerSecond,
     env: { MAILROOM_DNS_SERVERS: dns.address },
     config: {
+      ...options.config,
       mta: {
         hostname: 'mta.mailroom.test',
         port,
@@ -81,9 +91,13 @@ export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<
   const workers = options.noWorker ? [] : [startDeliveryWorker(app.runtime)];
   const resolver = new Resolver();
   resolver.setServers([dns.address]);
-  const events = app.runtime.services.events;
+  const events = app.runtime.services.eventLog;
 
-  const waitFor = async <T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 45_000): Promise<T> => {
+  const waitFor = async <T>(
+    probe: () => Promise<T | undefined | false>,
+    what: string,
+    timeoutMs = 45_000,
+  ): Promise<T> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await probe();
@@ -103,7 +117,11 @@ export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<
     workers,
     resolver: (name, type) => resolver.resolve(name, type as 'TXT'),
     async send(body) {
-      const response = await request(app.url, '/emails', { method: 'POST', token: team.token, body: { from: 'Sender <hello@sender.test>', subject: 'Hello', text: 'Hello there', ...body } });
+      const response = await request(app.url, '/emails', {
+        method: 'POST',
+        token: team.token,
+        body: { from: 'Sender <hello@sender.test>', subject: 'Hello', text: 'Hello there', ...body },
+      });
       if (response.status !== 200) throw new Error(`send refused: ${response.text}`);
       return response.body.id as string;
     },
@@ -111,8 +129,12 @@ export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<
     async waitForEvents(emailId, types, timeoutMs) {
       return waitFor(
         async () => {
-          const all = (await events.list(team.teamId, { limit: 1000 })).filter((e) => e.data.email_id === emailId).reverse();
-          return types.every((type) => all.some((e) => e.type === type)) ? all.map((e) => ({ type: e.type, data: e.data as Record<string, any> })) : undefined;
+          const all = (await events.list(team.teamId, { limit: 1000 }))
+            .filter((e) => e.data.email_id === emailId)
+            .reverse();
+          return types.every((type) => all.some((e) => e.type === type))
+            ? all.map((e) => ({ type: e.type, data: e.data as Record<string, any> }))
+            : undefined;
         },
         `events ${types.join(', ')} of ${emailId}`,
         timeoutMs,

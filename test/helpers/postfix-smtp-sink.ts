@@ -9,7 +9,8 @@ import type { Test } from 'tap';
 /** Where scripts/fetch-smtp-sink.sh unpacks Postfix (relative to the repository). */
 const CACHED = fileURLToPath(new URL('../../.cache/postfix/root/usr/sbin/smtp-sink', import.meta.url));
 
-export const SMTP_SINK_MISSING = "Postfix's smtp-sink is not available: run `npm run setup:smtp-sink` (or set MAILROOM_SMTP_SINK to its path)";
+export const SMTP_SINK_MISSING =
+  "Postfix's smtp-sink is not available: run `npm run setup:smtp-sink` (or set MAILROOM_SMTP_SINK to its path)";
 
 /** The smtp-sink binary: MAILROOM_SMTP_SINK, else the fetch script's cache; undefined when absent. */
 export function findSmtpSink(): string | undefined {
@@ -122,9 +123,11 @@ export class PostfixSmtpSink {
   private async untilListening(child: ChildProcess): Promise<void> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`smtp-sink on ${this.address} exited: ${this.stderr.trim()}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`smtp-sink on ${this.address} exited: ${this.stderr.trim()}`);
       if (await greets(this.options.host, this.options.port)) return;
-      if (Date.now() > deadline) throw new Error(`smtp-sink on ${this.address} did not start listening: ${this.stderr.trim()}`);
+      if (Date.now() > deadline)
+        throw new Error(`smtp-sink on ${this.address} did not start listening: ${this.stderr.trim()}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -9,7 +9,12 @@ import { newId } from '../../lib/ids.js';
  * Emails and deliveries written straight through the repositories, so queue commands and
  * retention are tested on exact states and ages without running the send path and the MTA.
  */
-export async function insertEmail(runtime: Runtime, teamId: string, to: string[], createdAt = new Date()): Promise<Email> {
+export async function insertEmail(
+  runtime: Runtime,
+  teamId: string,
+  to: string[],
+  createdAt = new Date(),
+): Promise<Email> {
   const email: Email = {
     id: newId(),
     teamId,
@@ -70,7 +75,19 @@ export async function insertDeliveries(runtime: Runtime, email: Email, shape: De
 }
 
 /** Recorded attempts of a delivery (as a worker would leave them), `createdAt` back-dated if given. */
-export async function insertAttempt(runtime: Runtime, delivery: Delivery, outcome: 'delivered' | 'deferred' | 'bounced', reply: string, createdAt = new Date()): Promise<void> {
-  const attempt = { egressIp: '127.0.0.2', mxHost: 'mx.example.test', reply, transcript: `S: 220 mx.example.test\nC: EHLO out\nS: ${reply}`, durationMs: 12 };
+export async function insertAttempt(
+  runtime: Runtime,
+  delivery: Delivery,
+  outcome: 'delivered' | 'deferred' | 'bounced',
+  reply: string,
+  createdAt = new Date(),
+): Promise<void> {
+  const attempt = {
+    egressIp: '127.0.0.2',
+    mxHost: 'mx.example.test',
+    reply,
+    transcript: `S: 220 mx.example.test\nC: EHLO out\nS: ${reply}`,
+    durationMs: 12,
+  };
   await new DeliveryRepository(runtime.db.knex).insertAttempt(delivery, outcome, attempt, createdAt);
 }

@@ -1,32 +1,61 @@
 import type { TestApp } from './test-app.js';
-import { createDomainSchema } from '../../core/sending/domains/domain.schemas.js';
 import { sendEmailSchema } from '../../core/sending/emails/email.schemas.js';
 import { request } from './http.js';
+import { receiveMessage, receivingDomain } from './received-mail.js';
+import { markedVerifiedDomain } from './verified-domain.js';
 
 /**
  * How to make one resource of each kind a route's `isolation` names, inside a given team.
  * A route naming a kind missing here fails the tenant-isolation test: add its factory.
  */
-export const resourceFactories: Record<string, (app: TestApp, team: { teamId: string; token: string }) => Promise<string>> = {
-  api_key: async (app, team) => (await app.runtime.services.apiKeys.create(team.teamId, { name: 'victim', permission: 'full_access' })).id,
+export const resourceFactories: Record<
+  string,
+  (app: TestApp, team: { teamId: string; token: string }) => Promise<string>
+> = {
+  api_key: async (app, team) =>
+    (await app.runtime.services.apiKeys.create(team.teamId, { name: 'victim', permission: 'full_access' })).id,
   domain: async (app, team) => {
-    const res = await request(app.url, '/domains', { method: 'POST', token: team.token, body: { name: `victim-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.test` } });
+    const res = await request(app.url, '/domains', {
+      method: 'POST',
+      token: team.token,
+      body: { name: `victim-${Date.now()}-${Math.random().toString(36).slice(2, 6)}.test` },
+    });
     return res.body.id;
   },
-  suppression: async (app, team) => (await app.runtime.services.suppressions.add(team.teamId, `victim-${Math.random().toString(36).slice(2, 8)}@example.com`)).id,
-  template: async (app, team) => (await app.runtime.services.templates.create(team.teamId, { name: 'victim', html: '<p>x</p>' })).id,
+  suppression: async (app, team) =>
+    (
+      await app.runtime.services.suppressions.add(
+        team.teamId,
+        `victim-${Math.random().toString(36).slice(2, 8)}@example.com`,
+      )
+    ).id,
+  template: async (app, team) =>
+    (await app.runtime.services.templates.create(team.teamId, { name: 'victim', html: '<p>x</p>' })).id,
   email: async (app, team) => {
-    // A verified domain without DNS (the isolation test runs none): mark it verified directly.
+    // A verified domain without DNS (the isolation test runs none).
     const name = `victim-${Math.random().toString(36).slice(2, 8)}.test`;
-    const view = await app.runtime.services.domains.create(await app.runtime.services.teams.get(team.teamId), createDomainSchema.parse({ name }));
-    await app.runtime.db.knex('domains').where({ id: view.domain.id }).update({ status: 'verified' });
-    await app.runtime.services.teams.setTier(team.teamId, 2);
+    await markedVerifiedDomain(app, team.teamId, name);
     const auth = await app.runtime.services.apiKeys.authenticate(team.token);
-    return (await app.runtime.services.emailAcceptance.accept(auth, sendEmailSchema.parse({ from: `a@${name}`, to: 'x@example.net', subject: 's', text: 't' }))).id;
+    return (
+      await app.runtime.services.emailAcceptance.accept(
+        auth,
+        sendEmailSchema.parse({ from: `a@${name}`, to: 'x@example.net', subject: 's', text: 't' }),
+      )
+    ).id;
   },
   // An IP literal outside the refused ranges (TEST-NET-1): no DNS, and nothing is ever sent to it.
   webhook: async (app, team) =>
-    (await app.runtime.services.webhooks.create(await app.runtime.services.teams.get(team.teamId), { endpoint: 'https://192.0.2.10/hook', events: ['email.sent'] })).endpoint.id,
+    (
+      await app.runtime.services.webhooks.create(await app.runtime.services.teams.get(team.teamId), {
+        endpoint: 'https://93.184.216.10/hook',
+        events: ['email.sent'],
+      })
+    ).endpoint.id,
+  received_email: async (app, team) => {
+    const domain = await receivingDomain(app, team.teamId);
+    const raw = `From: a@sender.test\r\nTo: in@${domain}\r\nSubject: victim\r\n\r\nhello\r\n`;
+    return (await receiveMessage(app, { from: 'a@sender.test', to: [`in@${domain}`], raw })).received[0]!.id;
+  },
   log: async (app, team) => {
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;

@@ -1,10 +1,25 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 
-export type ReceivedMessage = { from: string; to: string[]; data: Buffer; remoteAddress: string; helo: string; secure: boolean; localAddress: string };
+export type ReceivedMessage = {
+  from: string;
+  to: string[];
+  data: Buffer;
+  remoteAddress: string;
+  helo: string;
+  secure: boolean;
+  localAddress: string;
+};
 
 /** A reply the sink gives at a stage instead of accepting; `times` limits how often (then it accepts). */
-export type SinkFault = { stage: 'mail' | 'rcpt' | 'data'; code: number; message: string; recipient?: string; remoteAddress?: string; times?: number };
+export type SinkFault = {
+  stage: 'mail' | 'rcpt' | 'data';
+  code: number;
+  message: string;
+  recipient?: string;
+  remoteAddress?: string;
+  times?: number;
+};
 
 /**
  * A real SMTP server on a loopback address (smtp-server), standing in for a recipient's mail
@@ -19,7 +34,10 @@ export class SmtpSink {
   /** Holds the reply at RCPT (the client waits) and tells the test it got there. */
   holdRcpt: { ms: number; reached: () => void } | null = null;
 
-  private constructor(private readonly server: SMTPServer, readonly host: string) {}
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly host: string,
+  ) {}
 
   static async start(host: string, port = 0, options: { starttls?: boolean } = {}): Promise<SmtpSink> {
     let sink!: SmtpSink;
@@ -65,9 +83,19 @@ export class SmtpSink {
     return (this.server.server.address() as AddressInfo).port;
   }
 
-  private fault(stage: SinkFault['stage'], recipient?: string, remoteAddress?: string): (Error & { responseCode: number }) | undefined {
+  private fault(
+    stage: SinkFault['stage'],
+    recipient?: string,
+    remoteAddress?: string,
+  ): (Error & { responseCode: number }) | undefined {
     const from = remoteAddress?.replace(/^::ffff:/, '');
-    const fault = this.faults.find((f) => f.stage === stage && (f.times ?? 1) > 0 && (!f.recipient || f.recipient === recipient) && (!f.remoteAddress || f.remoteAddress === from));
+    const fault = this.faults.find(
+      (f) =>
+        f.stage === stage &&
+        (f.times ?? 1) > 0 &&
+        (!f.recipient || f.recipient === recipient) &&
+        (!f.remoteAddress || f.remoteAddress === from),
+    );
     if (!fault) return undefined;
     if (fault.times !== undefined) fault.times--;
     return Object.assign(new Error(fault.message), { responseCode: fault.code });

@@ -5,20 +5,16 @@ import { createInterface } from 'node:readline';
  * Starts `mailroom <command>` as a real process and resolves once it logs `readyMessage`
  * ("API listening": with its URL). The caller owns the child (kill it in teardown).
  */
-export function spawnMailroom(command: 'api' | 'start' | 'mta', env: NodeJS.ProcessEnv, readyMessage = 'API listening'): { child: ChildProcess; ready: Promise<string> } {
-  const child = spawn(process.execPath, ['bin/mailroom.js', command], { env: { MAILROOM_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const ready = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === readyMessage) resolve(entry.url ?? '');
-      } catch {
-        // not a log line
-      }
-    });
-    child.once('exit', (code, signal) => reject(new Error(`mailroom ${command} exited (${code ?? signal})`)));
+export function spawnMailroom(
+  command: 'api' | 'start' | 'mta',
+  env: NodeJS.ProcessEnv,
+  readyMessage = 'API listening',
+): { child: ChildProcess; ready: Promise<string> } {
+  const child = spawn(process.execPath, ['bin/mailroom.js', command], {
+    env: { MAILROOM_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return { child, ready };
+  return { child, ready: logUrl(child, readyMessage) };
 }
 
 /** Ends a child and waits for it to be gone. */
@@ -27,5 +23,23 @@ export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill(signal);
+  });
+}
+
+/**
+ * Resolves with the `url` of the first log line whose message is `message` (attach it right
+ * after spawning: lines before are not seen), e.g. 'metrics listening'.
+ */
+export function logUrl(child: ChildProcess, message: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === message) resolve(entry.url ?? '');
+      } catch {
+        // not a log line
+      }
+    });
+    child.once('exit', (code, signal) => reject(new Error(`mailroom exited (${code ?? signal}) before "${message}"`)));
   });
 }

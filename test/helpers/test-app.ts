@@ -43,6 +43,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     MAILROOM_DATA_DIR: database.dataDir,
     MAILROOM_DATABASE_URL: database.url,
     MAILROOM_API_PORT: '0',
+    MAILROOM_SUBMISSION_PORT: '0',
+    MAILROOM_INBOUND_PORT: '0',
+    MAILROOM_METRICS_PORT: '0',
     MAILROOM_RATE_LIMIT_PER_SECOND: String(options.rateLimitPerSecond ?? 100000),
     // No network here: unless a test runs its own DNS server, look-ups go to a closed loopback
     // port and fail at once as temporary, instead of waiting on the system resolver.

@@ -9,7 +9,9 @@ import { connect, ensureMysqlDatabase, type Database } from '../../db/connection
  * MAILROOM_TEST_DATABASE_URL names a server (mysql://root@127.0.0.1:3306). Each test file gets
  * its own fresh database, dropped afterwards, so files can run in parallel.
  */
-export const TEST_DB_KIND: 'sqlite' | 'mysql' = process.env.MAILROOM_TEST_DATABASE_URL?.startsWith('mysql') ? 'mysql' : 'sqlite';
+export const TEST_DB_KIND: 'sqlite' | 'mysql' = process.env.MAILROOM_TEST_DATABASE_URL?.startsWith('mysql')
+  ? 'mysql'
+  : 'sqlite';
 
 /** Real Redis for tests of the Redis path (both CI passes have one on 127.0.0.1:6379). */
 export const TEST_REDIS_URL = process.env.MAILROOM_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -21,7 +23,11 @@ export type TestDatabase = { url: string; dataDir: string; drop(): Promise<void>
 export function createTestDatabase(): TestDatabase {
   const dataDir = mkdtempSync(join(tmpdir(), 'mailroom-test-'));
   if (TEST_DB_KIND === 'sqlite') {
-    return { url: `sqlite://${join(dataDir, 'mailroom.sqlite')}`, dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite://${join(dataDir, 'mailroom.sqlite')}`,
+      dataDir,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const server = new URL(process.env.MAILROOM_TEST_DATABASE_URL!);
   const name = `mailroom_t_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

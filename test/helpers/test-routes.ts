@@ -21,7 +21,8 @@ export function fakeSendRoute(counter: { calls: number; delayMs?: number }) {
     handler: async ({ body }) => {
       counter.calls += 1;
       if (counter.delayMs) await new Promise((resolve) => setTimeout(resolve, counter.delayMs));
-      if (body.fail === true) return { status: 422, body: { statusCode: 422, name: 'validation_error', message: 'asked to fail' } };
+      if (body.fail === true)
+        return { status: 422, body: { statusCode: 422, name: 'validation_error', message: 'asked to fail' } };
       const id = newId();
       return { status: 200, body: { id }, emailId: id };
     },

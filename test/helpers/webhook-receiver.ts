@@ -48,7 +48,8 @@ export class WebhookReceiver {
   async waitFor(count: number, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.received.length < count) {
-      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${count} webhooks, got ${this.received.length}`);
+      if (Date.now() > deadline)
+        throw new Error(`waited ${timeoutMs} ms for ${count} webhooks, got ${this.received.length}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 200);
         this.waiters.push(() => {
@@ -76,7 +77,12 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '', at: Date.now() });
+        this.received.push({
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          path: req.url ?? '',
+          at: Date.now(),
+        });
         const waiters = this.waiters;
         this.waiters = [];
         for (const waiter of waiters) waiter();
@@ -110,10 +116,20 @@ export type WebhookApp = {
  * allowAddresses 127.0.0.1 unless `webhooks` says otherwise), with fast retries and polling,
  * and `workers` delivery workers running in this process.
  */
-export async function startWebhookApp(options: { webhooks?: Record<string, unknown>; env?: Record<string, string>; workers?: number } = {}): Promise<WebhookApp> {
+export async function startWebhookApp(
+  options: { webhooks?: Record<string, unknown>; env?: Record<string, string>; workers?: number } = {},
+): Promise<WebhookApp> {
   const app = await startTestApp({
     env: options.env,
-    config: { webhooks: { allowHttp: true, allowAddresses: ['127.0.0.1'], pollMs: 50, retrySchedule: [1, 1, 1], ...options.webhooks } },
+    config: {
+      webhooks: {
+        allowHttp: true,
+        allowAddresses: ['127.0.0.1'],
+        pollMs: 50,
+        retrySchedule: [1, 1, 1],
+        ...options.webhooks,
+      },
+    },
   });
   const team = await app.createTeam('Webhooks', 'unlimited');
   const workers = Array.from({ length: options.workers ?? 1 }, () => startWebhookWorker(app.runtime));

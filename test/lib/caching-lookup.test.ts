@@ -6,7 +6,10 @@ import { TestDnsServer } from '../helpers/dns-server.js';
 const dns = await TestDnsServer.start();
 t.teardown(() => dns.close());
 const resolver = createDnsLookup({ servers: [dns.address], timeoutMs: 500 });
-dns.add({ type: 'MX', name: 'dest.test', exchange: 'mx.dest.test', priority: 10 }, { type: 'A', name: 'mx.dest.test', address: '127.0.0.10' });
+dns.add(
+  { type: 'MX', name: 'dest.test', exchange: 'mx.dest.test', priority: 10 },
+  { type: 'A', name: 'mx.dest.test', address: '127.0.0.10' },
+);
 
 let clock = 1_000_000;
 const now = () => clock;
@@ -25,9 +28,17 @@ t.test('a found answer is reused while fresh, then asked again', async (t) => {
 
   dns.remove((r) => r.type === 'MX');
   dns.add({ type: 'MX', name: 'dest.test', exchange: 'mx2.dest.test', priority: 5 });
-  t.same(await lookup.mx('dest.test'), { kind: 'found', values: [{ exchange: 'mx.dest.test', priority: 10 }] }, 'still the remembered answer');
+  t.same(
+    await lookup.mx('dest.test'),
+    { kind: 'found', values: [{ exchange: 'mx.dest.test', priority: 10 }] },
+    'still the remembered answer',
+  );
   clock += 10_000;
-  t.same(await lookup.mx('dest.test'), { kind: 'found', values: [{ exchange: 'mx2.dest.test', priority: 5 }] }, 'the new answer once the old one is 10 s old');
+  t.same(
+    await lookup.mx('dest.test'),
+    { kind: 'found', values: [{ exchange: 'mx2.dest.test', priority: 5 }] },
+    'the new answer once the old one is 10 s old',
+  );
   dns.remove((r) => r.name === 'dest.test');
   dns.add({ type: 'MX', name: 'dest.test', exchange: 'mx.dest.test', priority: 10 });
 });
@@ -41,15 +52,27 @@ t.test('while the resolver fails temporarily, an answer up to staleMs old stands
   clock += 30_000;
   t.same(await lookup.mx('dest.test'), found, 'SERVFAIL: the 30 s old answer');
   clock += 30_000;
-  t.same(await lookup.mx('dest.test'), { kind: 'temporary', error: 'ESERVFAIL' }, 'SERVFAIL: nothing younger than 60 s, the failure itself');
-  t.same(await lookup.mx('never-seen.test'), { kind: 'temporary', error: 'ESERVFAIL' }, 'a name never answered: the failure');
+  t.same(
+    await lookup.mx('dest.test'),
+    { kind: 'temporary', error: 'ESERVFAIL' },
+    'SERVFAIL: nothing younger than 60 s, the failure itself',
+  );
+  t.same(
+    await lookup.mx('never-seen.test'),
+    { kind: 'temporary', error: 'ESERVFAIL' },
+    'a name never answered: the failure',
+  );
 });
 
 t.test('"none" is never kept, failures are not remembered, 0 turns caching off', async (t) => {
   const lookup = cachingLookup(resolver, { freshMs: 10_000, staleMs: 60_000, now });
   t.same(await lookup.mx('later.test'), { kind: 'none' });
   dns.add({ type: 'MX', name: 'later.test', exchange: 'mx.dest.test' });
-  t.same(await lookup.mx('later.test'), { kind: 'found', values: [{ exchange: 'mx.dest.test', priority: 10 }] }, 'a record added after a "none" is seen at once');
+  t.same(
+    await lookup.mx('later.test'),
+    { kind: 'found', values: [{ exchange: 'mx.dest.test', priority: 10 }] },
+    'a record added after a "none" is seen at once',
+  );
 
   const off = cachingLookup(resolver, { freshMs: 0, staleMs: 0, now });
   const before = dns.queries;

@@ -23,11 +23,13 @@ t.test('writes asked for while one is in flight go out together, at their own of
   const writes = new CoalescedWrites(counting);
   const records = Array.from({ length: 50 }, (_, i) => Buffer.from(`record-${String(i).padStart(2, '0')};`));
   let offset = 0;
-  await Promise.all(records.map((r) => {
-    const at = offset;
-    offset += r.length;
-    return writes.write(r, at);
-  }));
+  await Promise.all(
+    records.map((r) => {
+      const at = offset;
+      offset += r.length;
+      return writes.write(r, at);
+    }),
+  );
   t.equal(readFileSync(join(dir, 'f'), 'utf8'), records.map(String).join(''), 'every record where it was reserved');
   t.ok(calls <= 2, `50 writes in ${calls} calls`);
   // A gap (a range reserved by an append still running) splits a batch into runs.

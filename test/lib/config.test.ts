@@ -18,11 +18,19 @@ t.test('defaults', async (t) => {
 
 t.test('file, then environment', async (t) => {
   const file = join(dir, 'mailroom.json');
-  writeFileSync(file, JSON.stringify({ api: { port: 4000 }, database: { url: 'mysql://root@127.0.0.1:3306/mailroom' } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ api: { port: 4000 }, database: { url: 'mysql://root@127.0.0.1:3306/mailroom' } }),
+  );
   const fromFile = loadConfig({ MAILROOM_CONFIG: file });
   t.equal(fromFile.api.port, 4000);
   t.equal(fromFile.database.url, 'mysql://root@127.0.0.1:3306/mailroom');
-  const overridden = loadConfig({ MAILROOM_CONFIG: file, MAILROOM_API_PORT: '5000', MAILROOM_REDIS_URL: 'redis://127.0.0.1:6379', MAILROOM_DATA_DIR: '/var/lib/mailroom' });
+  const overridden = loadConfig({
+    MAILROOM_CONFIG: file,
+    MAILROOM_API_PORT: '5000',
+    MAILROOM_REDIS_URL: 'redis://127.0.0.1:6379',
+    MAILROOM_DATA_DIR: '/var/lib/mailroom',
+  });
   t.equal(overridden.api.port, 5000);
   t.equal(overridden.redis.url, 'redis://127.0.0.1:6379');
   t.equal(overridden.dataDir, '/var/lib/mailroom');
@@ -43,7 +51,11 @@ t.test('a bad value stops start-up with a message naming the key', async (t) => 
 });
 
 t.test('config print masks secrets and URL passwords', async (t) => {
-  const config = loadConfig({ MAILROOM_MASTER_KEY: 'k'.repeat(40), MAILROOM_DATABASE_URL: 'mysql://mailroom:s3cret@db:3306/mailroom', MAILROOM_REDIS_URL: 'redis://:redispw@cache:6379' });
+  const config = loadConfig({
+    MAILROOM_MASTER_KEY: 'k'.repeat(40),
+    MAILROOM_DATABASE_URL: 'mysql://mailroom:s3cret@db:3306/mailroom',
+    MAILROOM_REDIS_URL: 'redis://:redispw@cache:6379',
+  });
   const printed = JSON.stringify(maskConfig(config));
   t.notMatch(printed, /kkkk|s3cret|redispw/);
   t.match(printed, /mysql:\/\/mailroom:\*+@db:3306\/mailroom/);

@@ -6,7 +6,10 @@ t.test('ids are v7 UUIDs, unique and increasing within the process (also within 
   const ids = Array.from({ length: 20_000 }, () => newId());
   t.ok(ids.every(isUuidV7), 'all v7');
   t.equal(new Set(ids).size, ids.length, 'unique');
-  t.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), 'each sorts after the one before');
+  t.ok(
+    ids.every((id, i) => i === 0 || id > ids[i - 1]!),
+    'each sorts after the one before',
+  );
   const ms = parseInt(ids.at(-1)!.replace(/-/g, '').slice(0, 12), 16);
   t.ok(Math.abs(ms - Date.now()) < 5000, 'the leading 48 bits are the creation time in ms');
 });

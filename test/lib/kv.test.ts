@@ -18,14 +18,24 @@ for (const [name, make] of stores) {
 
     const results = [];
     for (let i = 0; i < 12; i++) results.push(await kv.takeToken('bucket', 10, 10));
-    t.same(results.slice(0, 10).map((r) => r.allowed), Array(10).fill(true), 'capacity tokens');
+    t.same(
+      results.slice(0, 10).map((r) => r.allowed),
+      Array(10).fill(true),
+      'capacity tokens',
+    );
     // Time passes between calls (and refills a little), so only the shape is exact.
     t.equal(results[0]!.remaining, 9);
-    t.ok(results.slice(0, 10).every((r, i, all) => i === 0 || r.remaining <= all[i - 1]!.remaining + 1), 'remaining counts down');
+    t.ok(
+      results.slice(0, 10).every((r, i, all) => i === 0 || r.remaining <= all[i - 1]!.remaining + 1),
+      'remaining counts down',
+    );
     const refused = results[11]!;
     t.equal(refused.allowed, false);
     t.ok(refused.msUntilToken > 0 && refused.msUntilToken <= 100, `next token within 100 ms (${refused.msUntilToken})`);
-    t.ok(refused.msUntilFull > 500 && refused.msUntilFull <= 1000, `full again within a second (${refused.msUntilFull})`);
+    t.ok(
+      refused.msUntilFull > 500 && refused.msUntilFull <= 1000,
+      `full again within a second (${refused.msUntilFull})`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 250));
     t.equal((await kv.takeToken('bucket', 10, 10)).allowed, true, 'refills over time');
 

@@ -53,13 +53,21 @@ t.test('a load in flight across an invalidate is answered but not kept', async (
   release();
   t.same(await slow, { v: 'old' });
   t.same(await fresh, { v: 'new' });
-  t.same(await cache.get('k', async () => ({ v: 'unexpected' })), { v: 'new' }, 'the row read after the change is the one kept');
+  t.same(
+    await cache.get('k', async () => ({ v: 'unexpected' })),
+    { v: 'new' },
+    'the row read after the change is the one kept',
+  );
 });
 
 t.test('concurrent misses of one key share one load', async (t) => {
   const cache = new LookupCache(60_000);
   let loads = 0;
-  const values = await Promise.all(Array.from({ length: 20 }, () => cache.get('k', async () => (await new Promise((r) => setTimeout(r, 5)), { n: ++loads }))));
+  const values = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      cache.get('k', async () => (await new Promise((r) => setTimeout(r, 5)), { n: ++loads })),
+    ),
+  );
   t.equal(loads, 1);
   t.ok(values.every((v) => v?.n === 1));
 });

@@ -4,7 +4,12 @@ import { startPollingLoop } from '../../lib/polling-loop.js';
 t.test('ticks again at once while work is found, sleeps when none, wakes early', async (t) => {
   const results = [3, 2, 0];
   let ticks = 0;
-  const loop = startPollingLoop({ tick: async () => results[ticks++] ?? 0, hasRoom: () => true, pollMs: 60_000, onError: () => undefined });
+  const loop = startPollingLoop({
+    tick: async () => results[ticks++] ?? 0,
+    hasRoom: () => true,
+    pollMs: 60_000,
+    onError: () => undefined,
+  });
   await new Promise((resolve) => setTimeout(resolve, 50));
   t.equal(ticks, 3, 'three ticks back to back, then asleep (poll is a minute)');
   loop.wake();

@@ -5,10 +5,14 @@ t.test('tries once more per delay, then gives the last failure', async (t) => {
   let calls = 0;
   const heard: number[] = [];
   await t.rejects(
-    retryWithBackoff(async () => {
-      calls++;
-      throw new Error(`failure ${calls}`);
-    }, [1, 2, 3], (_err, retryInMs) => heard.push(retryInMs)),
+    retryWithBackoff(
+      async () => {
+        calls++;
+        throw new Error(`failure ${calls}`);
+      },
+      [1, 2, 3],
+      (_err, retryInMs) => heard.push(retryInMs),
+    ),
     { message: 'failure 4' },
   );
   t.equal(calls, 4);

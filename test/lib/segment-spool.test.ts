@@ -22,7 +22,11 @@ t.test('concurrent appends get disjoint ranges and read back exactly', async (t)
   const segments = new Set(refs.map((ref) => ref.segment));
   t.ok(segments.size > 1, `rotated into ${segments.size} segments at 64 KB`);
   t.equal(readdirSync(dir).length, segments.size);
-  t.equal(await spool.read({ segment: '../etc/passwd', offset: 0, length: 10 }), null, 'names outside the spool are refused');
+  t.equal(
+    await spool.read({ segment: '../etc/passwd', offset: 0, length: 10 }),
+    null,
+    'names outside the spool are refused',
+  );
   t.equal(await spool.read({ segment: 'seg-1-1-abcd.spool', offset: 0, length: 10 }), null, 'unknown segment');
 });
 
@@ -67,34 +71,44 @@ t.test('sweep deletes old, unreferenced segments only, never the one being writt
   t.ok((await spool.read(refs[1]!))?.equals(Buffer.alloc(800, 1)));
 });
 
-t.test('reads through kept descriptors: records appended later by another writer, many segments, swept segments', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'mailroom-spool-readers-'));
-  const writer = new SegmentSpool(dir, 1024);
-  const reader = new SegmentSpool(dir, 1024);
-  t.teardown(async () => {
-    await writer.close();
-    await reader.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const first = await writer.append(Buffer.from('first record'));
-  t.equal((await reader.read(first))?.toString(), 'first record');
-  // Same segment, appended after the reader opened it: a kept descriptor sees the new bytes.
-  const second = await writer.append(Buffer.from('second record'));
-  t.equal(second.segment, first.segment);
-  t.equal((await reader.read(second))?.toString(), 'second record');
-  t.equal(await reader.read({ ...second, offset: second.offset + 5 }), null, 'a range past the end of the segment is not a record');
+t.test(
+  'reads through kept descriptors: records appended later by another writer, many segments, swept segments',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailroom-spool-readers-'));
+    const writer = new SegmentSpool(dir, 1024);
+    const reader = new SegmentSpool(dir, 1024);
+    t.teardown(async () => {
+      await writer.close();
+      await reader.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const first = await writer.append(Buffer.from('first record'));
+    t.equal((await reader.read(first))?.toString(), 'first record');
+    // Same segment, appended after the reader opened it: a kept descriptor sees the new bytes.
+    const second = await writer.append(Buffer.from('second record'));
+    t.equal(second.segment, first.segment);
+    t.equal((await reader.read(second))?.toString(), 'second record');
+    t.equal(
+      await reader.read({ ...second, offset: second.offset + 5 }),
+      null,
+      'a range past the end of the segment is not a record',
+    );
 
-  // More segments than descriptors kept open: every record still reads back, concurrently too.
-  const records = Array.from({ length: 40 }, (_, i) => Buffer.alloc(700, i));
-  const refs = [];
-  for (const record of records) refs.push(await writer.append(record));
-  t.ok(new Set(refs.map((r) => r.segment)).size >= 20, 'spread over many segments');
-  const back = await Promise.all(refs.map((ref) => reader.read(ref)));
-  t.ok(back.every((buffer, i) => buffer?.equals(records[i]!)), 'all 40 read back byte for byte');
+    // More segments than descriptors kept open: every record still reads back, concurrently too.
+    const records = Array.from({ length: 40 }, (_, i) => Buffer.alloc(700, i));
+    const refs = [];
+    for (const record of records) refs.push(await writer.append(record));
+    t.ok(new Set(refs.map((r) => r.segment)).size >= 20, 'spread over many segments');
+    const back = await Promise.all(refs.map((ref) => reader.read(ref)));
+    t.ok(
+      back.every((buffer, i) => buffer?.equals(records[i]!)),
+      'all 40 read back byte for byte',
+    );
 
-  // A segment the reader itself swept is gone for it, descriptor included.
-  const old = refs[0]!;
-  const removed = await reader.sweep(async (segment) => segment !== old.segment, 0, Date.now() + 1000);
-  t.same(removed, [old.segment]);
-  t.equal(await reader.read(old), null, 'a swept segment reads as gone');
-});
+    // A segment the reader itself swept is gone for it, descriptor included.
+    const old = refs[0]!;
+    const removed = await reader.sweep(async (segment) => segment !== old.segment, 0, Date.now() + 1000);
+    t.same(removed, [old.segment]);
+    t.equal(await reader.read(old), null, 'a swept segment reads as gone');
+  },
+);

@@ -6,7 +6,11 @@ import { startMtaFixture } from '../helpers/mta-fixture.js';
  * refusal (bounce + suppression), MX fall-through, null MX, no such domain, enforced TLS
  * against a server without STARTTLS, and the mailbox simulator.
  */
-const fx = await startMtaFixture({ sinkHosts: ['127.0.0.20', '127.0.0.21', '127.0.0.22'], starttls: [true, true, false], mta: { maxQueueSeconds: 4, retrySchedule: [1] } });
+const fx = await startMtaFixture({
+  sinkHosts: ['127.0.0.20', '127.0.0.21', '127.0.0.22'],
+  starttls: [true, true, false],
+  mta: { maxQueueSeconds: 4, retrySchedule: [1] },
+});
 t.teardown(() => fx.close());
 const [sink, backup, plain] = fx.sinks as [(typeof fx.sinks)[0], (typeof fx.sinks)[0], (typeof fx.sinks)[0]];
 fx.dns.add(
@@ -32,10 +36,19 @@ const deliveries = fx.app.runtime.services.deliveries;
 const types = (events: Array<{ type: string }>) => events.map((e) => e.type);
 
 t.test('4xx then success: one delivery_delayed, then delivered', async (t) => {
-  sink.faults.push({ stage: 'rcpt', code: 451, message: '4.7.1 Greylisted, please try again later', recipient: 'grey@flaky.test', times: 1 });
+  sink.faults.push({
+    stage: 'rcpt',
+    code: 451,
+    message: '4.7.1 Greylisted, please try again later',
+    recipient: 'grey@flaky.test',
+    times: 1,
+  });
   const id = await fx.send({ to: ['grey@flaky.test'] });
   const events = await fx.waitForEvents(id, ['email.delivered']);
-  t.same(types(events).filter((type) => type !== 'email.sent'), ['email.delivery_delayed', 'email.delivered']);
+  t.same(
+    types(events).filter((type) => type !== 'email.sent'),
+    ['email.delivery_delayed', 'email.delivered'],
+  );
   const delay = events.find((e) => e.type === 'email.delivery_delayed')!.data;
   t.same(delay.to, ['grey@flaky.test']);
   t.same(delay.delay.delayedRecipients, ['grey@flaky.test']);
@@ -47,7 +60,12 @@ t.test('4xx then success: one delivery_delayed, then delivered', async (t) => {
 });
 
 t.test('4xx until expiry: a bounce, no suppression', async (t) => {
-  sink.faults.push({ stage: 'rcpt', code: 452, message: '4.2.2 The email account that you tried to reach is over quota', recipient: 'full@flaky.test' });
+  sink.faults.push({
+    stage: 'rcpt',
+    code: 452,
+    message: '4.2.2 The email account that you tried to reach is over quota',
+    recipient: 'full@flaky.test',
+  });
   const id = await fx.send({ to: ['full@flaky.test'] });
   const events = await fx.waitForEvents(id, ['email.bounced'], 30_000);
   t.equal(types(events).filter((type) => type === 'email.delivery_delayed').length, 1, 'delivery_delayed only once');
@@ -63,7 +81,12 @@ t.test('4xx until expiry: a bounce, no suppression', async (t) => {
 });
 
 t.test('5xx: bounce with the server reply, and the address is suppressed', async (t) => {
-  sink.faults.push({ stage: 'rcpt', code: 550, message: '5.1.1 The email account that you tried to reach does not exist', recipient: 'nobody@flaky.test' });
+  sink.faults.push({
+    stage: 'rcpt',
+    code: 550,
+    message: '5.1.1 The email account that you tried to reach does not exist',
+    recipient: 'nobody@flaky.test',
+  });
   const id = await fx.send({ to: ['nobody@flaky.test', 'somebody@flaky.test'] });
   const events = await fx.waitForEvents(id, ['email.bounced', 'email.delivered']);
   const bounced = events.find((e) => e.type === 'email.bounced')!.data;
@@ -71,7 +94,11 @@ t.test('5xx: bounce with the server reply, and the address is suppressed', async
   t.equal(bounced.bounce.type, 'Permanent');
   t.type(bounced.bounce.subType, 'string');
   t.match(bounced.bounce.diagnosticCode.join(' '), /550/);
-  t.same(events.find((e) => e.type === 'email.delivered')!.data.to, ['somebody@flaky.test'], 'the other recipient is delivered');
+  t.same(
+    events.find((e) => e.type === 'email.delivered')!.data.to,
+    ['somebody@flaky.test'],
+    'the other recipient is delivered',
+  );
   const suppressions = await fx.app.runtime.services.suppressions.suppressedAmong(fx.teamId, ['nobody@flaky.test']);
   t.equal(suppressions.size, 1, 'hard bounce: suppressed');
   const again = await fx.send({ to: ['nobody@flaky.test', 'somebody@flaky.test'] });
@@ -80,12 +107,20 @@ t.test('5xx: bounce with the server reply, and the address is suppressed', async
 });
 
 t.test('a reply of 100,000 characters is kept in part: the outcome is recorded, nothing gets stuck', async (t) => {
-  sink.faults.push({ stage: 'rcpt', code: 550, message: `5.1.1 No such user ${'x'.repeat(100_000)}`, recipient: 'verbose@flaky.test' });
+  sink.faults.push({
+    stage: 'rcpt',
+    code: 550,
+    message: `5.1.1 No such user ${'x'.repeat(100_000)}`,
+    recipient: 'verbose@flaky.test',
+  });
   const id = await fx.send({ to: ['verbose@flaky.test'] });
   const events = await fx.waitForEvents(id, ['email.bounced']);
   const bounce = events.find((e) => e.type === 'email.bounced')!.data.bounce;
   t.match(bounce.diagnosticCode[0], /^smtp; 550 5\.1\.1 No such user x+\.\.\. \(reply truncated\)$/);
-  t.ok(bounce.diagnosticCode[0].length < 5000, `the reply kept is bounded (${bounce.diagnosticCode[0].length} characters)`);
+  t.ok(
+    bounce.diagnosticCode[0].length < 5000,
+    `the reply kept is bounded (${bounce.diagnosticCode[0].length} characters)`,
+  );
   const [delivery] = await deliveries.repository.ofEmail(id);
   t.equal(delivery!.state, 'bounced');
   t.ok(delivery!.lastReply!.length <= 4100, 'the delivery row keeps the bounded reply');
@@ -102,7 +137,10 @@ t.test('many unreachable MX hosts: one attempt tries the first 5 addresses only 
 t.test('MX fall-through: the preferred MX is down, the backup takes the mail', async (t) => {
   const id = await fx.send({ to: ['user@fallthrough.test'] });
   await fx.waitForEvents(id, ['email.delivered']);
-  t.ok(backup.messages.some((m) => m.to.includes('user@fallthrough.test')), 'arrived at the second MX');
+  t.ok(
+    backup.messages.some((m) => m.to.includes('user@fallthrough.test')),
+    'arrived at the second MX',
+  );
   const [delivery] = await deliveries.repository.ofEmail(id);
   const attempts = await deliveries.repository.attemptsOf(delivery!.id);
   t.equal(attempts.length, 1, 'one attempt');
@@ -145,9 +183,20 @@ t.test('the mailbox simulator answers without leaving the appliance', async (t) 
   const complained = await fx.send({ to: [`complained@${simulator}`] });
   const suppressed = await fx.send({ to: [`suppressed@${simulator}`] });
   t.ok(types(await fx.waitForEvents(delivered, ['email.delivered'])).includes('email.delivered'));
-  t.equal((await fx.waitForEvents(bounced, ['email.bounced'])).find((e) => e.type === 'email.bounced')!.data.bounce.type, 'Permanent');
+  t.equal(
+    (await fx.waitForEvents(bounced, ['email.bounced'])).find((e) => e.type === 'email.bounced')!.data.bounce.type,
+    'Permanent',
+  );
   t.ok(types(await fx.waitForEvents(complained, ['email.delivered', 'email.complained'])).includes('email.complained'));
   t.ok(types(await fx.waitForEvents(suppressed, ['email.suppressed'])).includes('email.suppressed'));
-  t.equal(fx.sinks.reduce((n, s) => n + s.connections, 0), connections, 'no SMTP connection was made');
-  t.equal((await fx.app.runtime.services.suppressions.suppressedAmong(fx.teamId, [`bounced@${simulator}`])).size, 0, 'simulated bounces are not suppressed');
+  t.equal(
+    fx.sinks.reduce((n, s) => n + s.connections, 0),
+    connections,
+    'no SMTP connection was made',
+  );
+  t.equal(
+    (await fx.app.runtime.services.suppressions.suppressedAmong(fx.teamId, [`bounced@${simulator}`])).size,
+    0,
+    'simulated bounces are not suppressed',
+  );
 });

@@ -17,14 +17,18 @@ const NOW = new Date('2026-11-23T10:00:00Z');
 const clock = { now: () => NOW };
 
 function keyPair(algorithm: 'rsa' | 'ed25519', selector: string): { key: DkimSigningKey; record: string } {
-  const pair = algorithm === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ed25519');
+  const pair =
+    algorithm === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ed25519');
   const privateKeyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   // RSA publishes the SPKI DER; Ed25519 the raw 32-byte key (RFC 8463 3.1).
   const p =
     algorithm === 'rsa'
       ? pair.publicKey.export({ type: 'spki', format: 'der' }).toString('base64')
       : Buffer.from(String(pair.publicKey.export({ format: 'jwk' }).x), 'base64url').toString('base64');
-  return { key: { domain: 'example.com', selector, algorithm, privateKeyPem }, record: `v=DKIM1; k=${algorithm}; p=${p}` };
+  return {
+    key: { domain: 'example.com', selector, algorithm, privateKeyPem },
+    record: `v=DKIM1; k=${algorithm}; p=${p}`,
+  };
 }
 
 const rsa = keyPair('rsa', 'rsa2026');
@@ -74,7 +78,8 @@ const tag = (field: string, name: string) => new RegExp(`[ ;]${name}=([^;]*)`).e
 async function assertPasses(t: Test, signed: Buffer, count = 2) {
   const results = await verify(signed);
   t.equal(results.length, count, `${count} signatures found`);
-  for (const result of results) t.equal(result.status.result, 'pass', `${result.algorithm} ${result.selector}: ${result.status.comment || 'pass'}`);
+  for (const result of results)
+    t.equal(result.status.result, 'pass', `${result.algorithm} ${result.selector}: ${result.status.comment || 'pass'}`);
 }
 
 t.test('a plain message passes for both keys, RSA first, no l=', async (t) => {
@@ -89,12 +94,18 @@ t.test('a plain message passes for both keys, RSA first, no l=', async (t) => {
     t.equal(tag(field, 'c'), 'relaxed/relaxed');
     t.equal(tag(field, 't'), String(NOW.getTime() / 1000), 't= from the clock');
   }
-  t.ok(signed.subarray(signed.length - plain.length).equals(plain), 'the original message follows the signatures unchanged');
+  t.ok(
+    signed.subarray(signed.length - plain.length).equals(plain),
+    'the original message follows the signatures unchanged',
+  );
 });
 
 t.test('signAsync (keys used on the thread pool) gives the same bytes as sign, and passes', async (t) => {
   const signed = await signer.signAsync(plain, bothKeys);
-  t.ok(signed.equals(signer.sign(plain, bothKeys)), 'identical to the synchronous signature (RSA PKCS#1 v1.5 and Ed25519 are deterministic)');
+  t.ok(
+    signed.equals(signer.sign(plain, bothKeys)),
+    'identical to the synchronous signature (RSA PKCS#1 v1.5 and Ed25519 are deterministic)',
+  );
   await assertPasses(t, signed);
   t.ok((await signer.signAsync(plain, [])).equals(plain), 'no keys: the message unchanged');
 });
@@ -104,11 +115,19 @@ t.test('h= lists each present field once more than it occurs, absent ones once',
   const names = tag(fields[0]!, 'h')!.split(':');
   const count = (name: string) => names.filter((n) => n === name).length;
   t.match(tag(fields[0]!, 'h'), /(^|:)from:from(:|$)/, 'from:from');
-  for (const name of ['from', 'to', 'subject', 'date', 'message-id', 'mime-version', 'content-type']) t.equal(count(name), 2, `${name} over-signed`);
-  for (const name of ['cc', 'reply-to', 'list-unsubscribe', 'list-unsubscribe-post', 'feedback-id']) t.equal(count(name), 1, `${name} absence signed`);
+  for (const name of ['from', 'to', 'subject', 'date', 'message-id', 'mime-version', 'content-type'])
+    t.equal(count(name), 2, `${name} over-signed`);
+  for (const name of ['cc', 'reply-to', 'list-unsubscribe', 'list-unsubscribe-post', 'feedback-id'])
+    t.equal(count(name), 1, `${name} absence signed`);
   const twoTo = crlf(['From: a@example.com', 'To: x@example.net', 'To: y@example.net', 'Subject: s', '', 'b', '']);
   const signed = signer.sign(twoTo, [rsa.key]);
-  t.equal(tag(signatureFields(signed)[0]!, 'h')!.split(':').filter((n) => n === 'to').length, 3, 'two To fields: listed three times');
+  t.equal(
+    tag(signatureFields(signed)[0]!, 'h')!
+      .split(':')
+      .filter((n) => n === 'to').length,
+    3,
+    'two To fields: listed three times',
+  );
   await assertPasses(t, signed, 1);
 });
 
@@ -142,7 +161,11 @@ t.test('a multipart message with attachments from the composer passes', async (t
     subject: 'Your invoice — November',
     html: '<p>Hello</p>'.repeat(200),
     text: 'Hello\n'.repeat(200),
-    headers: { 'List-Unsubscribe': '<https://example.com/u/1>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'Feedback-ID': 'c1:team:mailroom' },
+    headers: {
+      'List-Unsubscribe': '<https://example.com/u/1>',
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'Feedback-ID': 'c1:team:mailroom',
+    },
     attachments: [
       { filename: 'invoice.pdf', content: Buffer.alloc(20_000, 7), contentType: 'application/pdf' },
       { filename: 'notes.txt', content: Buffer.from('line with trailing space   \nsecond\n') },
@@ -153,7 +176,8 @@ t.test('a multipart message with attachments from the composer passes', async (t
   const signed = signer.sign(mime, bothKeys);
   await assertPasses(t, signed);
   const names = tag(signatureFields(signed)[0]!, 'h')!.split(':');
-  for (const name of ['cc', 'reply-to', 'list-unsubscribe', 'list-unsubscribe-post', 'feedback-id']) t.equal(names.filter((n) => n === name).length, 2, `${name} present: over-signed`);
+  for (const name of ['cc', 'reply-to', 'list-unsubscribe', 'list-unsubscribe-post', 'feedback-id'])
+    t.equal(names.filter((n) => n === name).length, 2, `${name} present: over-signed`);
 });
 
 t.test('whitespace, empty bodies, folded fields, 8bit headers and bare LF', async (t) => {
@@ -163,12 +187,41 @@ t.test('whitespace, empty bodies, folded fields, 8bit headers and bare LF', asyn
   const subject = 'Subject: Grüße aus Köln – 東京';
   t.notOk(Buffer.from(subject).includes(0xa0), 'no 0xA0 byte in the test subject');
   const messages: Record<string, Buffer> = {
-    'trailing whitespace and blank lines': crlf(['From: a@example.com', 'Subject: ws', '', 'tabs\tand  spaces   ', '  indented line\t', '', '   ', '', '', '']),
+    'trailing whitespace and blank lines': crlf([
+      'From: a@example.com',
+      'Subject: ws',
+      '',
+      'tabs\tand  spaces   ',
+      '  indented line\t',
+      '',
+      '   ',
+      '',
+      '',
+      '',
+    ]),
     'empty body': crlf(['From: a@example.com', 'Subject: empty', '', '']),
     'no body separator': Buffer.from('From: a@example.com\r\nSubject: headers only\r\n'),
     'body without final line break': crlf(['From: a@example.com', 'Subject: no eol', '', 'last line  ']),
-    'folded continuation lines': crlf(['From: a@example.com', 'To: one@example.net,', '\ttwo@example.net,', '  three@example.net', 'Subject:   folded ', '  \t subject  ', '', 'body', '']),
-    '8bit UTF-8 subject': crlf(['From: a@example.com', subject, 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit', '', 'Grüße ✓', '']),
+    'folded continuation lines': crlf([
+      'From: a@example.com',
+      'To: one@example.net,',
+      '\ttwo@example.net,',
+      '  three@example.net',
+      'Subject:   folded ',
+      '  \t subject  ',
+      '',
+      'body',
+      '',
+    ]),
+    '8bit UTF-8 subject': crlf([
+      'From: a@example.com',
+      subject,
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      'Grüße ✓',
+      '',
+    ]),
     'bare LF line endings': Buffer.from('From: a@example.com\nSubject: lf\n  folded\n\nline one \nline two\n\n'),
     'bare CR line endings': Buffer.from('From: a@example.com\r\nSubject: cr\r\n\r\nline one \rline two\r\rlast\r'),
   };
@@ -184,7 +237,10 @@ t.test('whitespace, empty bodies, folded fields, 8bit headers and bare LF', asyn
     // What nodemailer's DATA stream puts on the wire is what was signed: it changes a bare CR
     // or LF into CRLF, so a signer that left one would sign bytes the receiver never sees.
     const wire = await dataStreamOutput(signed);
-    t.ok(wire.equals(Buffer.concat([signed, Buffer.from(signed.at(-1) === 0x0a ? '.\r\n' : '\r\n.\r\n')])), `${label}: the wire carries the signed bytes`);
+    t.ok(
+      wire.equals(Buffer.concat([signed, Buffer.from(signed.at(-1) === 0x0a ? '.\r\n' : '\r\n.\r\n')])),
+      `${label}: the wire carries the signed bytes`,
+    );
   }
 });
 
@@ -262,9 +318,13 @@ t.test('the word-at-a-time scanner agrees with the literal reading at every alig
     for (let i = 0; i < length; i++) bytes[i] = alphabet[Math.floor(random() * alphabet.length)]!;
     const from = Math.floor(random() * (length + 1));
     let expected = -1;
-    for (let i = from; i < length && expected === -1; i++) if (bytes[i] === 0x09 || (bytes[i] === 0x20 && [0x20, 0x09, 0x0d].includes(bytes[i + 1]!))) expected = i;
+    for (let i = from; i < length && expected === -1; i++)
+      if (bytes[i] === 0x09 || (bytes[i] === 0x20 && [0x20, 0x09, 0x0d].includes(bytes[i + 1]!))) expected = i;
     const text = bytes.toString('latin1');
-    if (findWhitespaceToFix(bytes, from) !== expected || relaxedBody(bytes).toString('latin1') !== referenceRelaxedBody(text)) {
+    if (
+      findWhitespaceToFix(bytes, from) !== expected ||
+      relaxedBody(bytes).toString('latin1') !== referenceRelaxedBody(text)
+    ) {
       mismatches += 1;
       if (mismatches <= 3) t.fail(`mismatch for ${JSON.stringify(text)} from ${from}`);
     }

@@ -8,7 +8,10 @@ import { startMtaFixture } from '../helpers/mta-fixture.js';
  */
 const fx = await startMtaFixture({ sinkHosts: ['127.0.0.55'], noWorker: true, mta: { leaseMs: 1000, pollMs: 50 } });
 t.teardown(() => fx.close());
-fx.dns.add({ type: 'MX', name: 'slow.test', exchange: 'mx.slow.test', priority: 10 }, { type: 'A', name: 'mx.slow.test', address: '127.0.0.55' });
+fx.dns.add(
+  { type: 'MX', name: 'slow.test', exchange: 'mx.slow.test', priority: 10 },
+  { type: 'A', name: 'mx.slow.test', address: '127.0.0.55' },
+);
 const [sink] = fx.sinks as [(typeof fx.sinks)[0]];
 
 t.test('a server slower than the lease: the delivery stays with its worker and arrives once', async (t) => {

@@ -13,7 +13,9 @@ t.test('the systemd unit, bench:mta and the benchmark agree on the MTA node opti
   const unit = readFileSync(new URL('systemd/mailroom-mta.service', root), 'utf8');
   const nodeOptions = /^Environment=NODE_OPTIONS=(.*)$/m.exec(unit)?.[1];
   t.same(nodeOptions?.trim().split(/\s+/), [...MTA_NODE_OPTIONS], 'NODE_OPTIONS in systemd/mailroom-mta.service');
-  const script = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> }).scripts['bench:mta'];
+  const script = (
+    JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts['bench:mta'];
   t.match(script, /^node /);
   for (const option of MTA_NODE_OPTIONS) t.ok(script!.split(/\s+/).includes(option), `bench:mta passes ${option}`);
 });

@@ -7,7 +7,11 @@ import { startMtaFixture } from '../helpers/mta-fixture.js';
  * messages still to send. After two such hosts the attempt stops; the third MX is not tried
  * and the messages left wait for their retry.
  */
-const fx = await startMtaFixture({ sinkHosts: ['127.0.0.70', '127.0.0.71', '127.0.0.72'], noWorker: true, mta: { retrySchedule: [60] } });
+const fx = await startMtaFixture({
+  sinkHosts: ['127.0.0.70', '127.0.0.71', '127.0.0.72'],
+  noWorker: true,
+  mta: { retrySchedule: [60] },
+});
 t.teardown(() => fx.close());
 fx.dns.add(
   ...[1, 2, 3].flatMap((n) => [
@@ -16,7 +20,8 @@ fx.dns.add(
   ]),
 );
 const [first, second, third] = fx.sinks as [(typeof fx.sinks)[0], (typeof fx.sinks)[0], (typeof fx.sinks)[0]];
-for (const sink of [first, second]) sink.faults.push({ stage: 'mail', code: 421, message: '4.3.2 Service shutting down, closing transmission channel' });
+for (const sink of [first, second])
+  sink.faults.push({ stage: 'mail', code: 421, message: '4.3.2 Service shutting down, closing transmission channel' });
 
 t.test('two MX hosts end the connection with messages left: the third is not tried this attempt', async (t) => {
   const ids: string[] = [];
@@ -32,5 +37,9 @@ t.test('two MX hosts end the connection with messages left: the third is not tri
   t.ok(first.connections >= 1 && second.connections >= 1, 'the first two MX hosts were connected to');
   t.equal(third.connections, 0, 'the third MX host was not');
   t.equal(third.messages.length, 0);
-  t.same((await settled()).map((d) => d.state), ['deferred', 'deferred', 'deferred'], 'all three wait for their retry');
+  t.same(
+    (await settled()).map((d) => d.state),
+    ['deferred', 'deferred', 'deferred'],
+    'all three wait for their retry',
+  );
 });

@@ -16,7 +16,10 @@ t.teardown(async () => {
   await Promise.all(children.map((child) => stopChild(child, 'SIGKILL')));
   await fx.close();
 });
-fx.dns.add({ type: 'MX', name: 'crash.test', exchange: 'mx.crash.test', priority: 10 }, { type: 'A', name: 'mx.crash.test', address: '127.0.0.30' });
+fx.dns.add(
+  { type: 'MX', name: 'crash.test', exchange: 'mx.crash.test', priority: 10 },
+  { type: 'A', name: 'mx.crash.test', address: '127.0.0.30' },
+);
 const [sink] = fx.sinks as [(typeof fx.sinks)[0]];
 
 t.test('a worker killed mid-delivery: the delivery is taken back and delivered once', async (t) => {

@@ -20,7 +20,10 @@ async function delivery(teamId: string, state: DeliveryState, age: number): Prom
   return (await insertDeliveries(runtime, email, { state, createdAt: daysAgo(age) }))[0]!;
 }
 const exists = async (id: string) => (await knex('deliveries').where({ id })).length === 1;
-const attemptsOf = async (id: string) => (await knex('delivery_attempts').where({ delivery_id: id }).orderBy('created_at')).map((r: { reply: string }) => r.reply);
+const attemptsOf = async (id: string) =>
+  (await knex('delivery_attempts').where({ delivery_id: id }).orderBy('created_at')).map(
+    (r: { reply: string }) => r.reply,
+  );
 
 t.test('purge-deliveries is a scheduled hourly job', async (t) => {
   const job = jobs.find((j) => j.name === 'purge-deliveries');
@@ -60,12 +63,23 @@ t.test('attempts by the transcript window, settled deliveries by the plan window
   for (const d of gone) t.notOk(await exists(d.id), `purged: ${d.recipient}`);
   t.same(await attemptsOf(waiting.id), ['recent reply'], 'the 4-day-old attempt is past the 3-day transcript window');
   t.same(await attemptsOf(gone[0]!.id), [], 'no attempt outlives its delivery');
-  t.match(await runtime.services.deliveryRetention.purgeExpired(), { attempts: 0, deliveries: 0, egressBlocks: 0 }, 'nothing left to do');
+  t.match(
+    await runtime.services.deliveryRetention.purgeExpired(),
+    { attempts: 0, deliveries: 0, egressBlocks: 0 },
+    'nothing left to do',
+  );
 });
 
 t.test('egress rests that ran out are forgotten a day later; an operator disable stays', async (t) => {
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);
-  const row = (egress_ip: string, destination: string, blocked_until: Date | null, updated_at: Date) => ({ egress_ip, destination, strikes: 3, blocked_until, last_reply: '554 blocked', updated_at });
+  const row = (egress_ip: string, destination: string, blocked_until: Date | null, updated_at: Date) => ({
+    egress_ip,
+    destination,
+    strikes: 3,
+    blocked_until,
+    last_reply: '554 blocked',
+    updated_at,
+  });
   await knex('egress_blocks').insert([
     row('127.0.0.2', 'expired-long-ago.test', hoursAgo(30), hoursAgo(36)),
     row('127.0.0.2', 'expired-recently.test', hoursAgo(1), hoursAgo(7)),
@@ -82,5 +96,8 @@ t.test('egress rests that ran out are forgotten a day later; an operator disable
   }
   const left = (await knex('egress_blocks').orderBy('destination')).map((r: { destination: string }) => r.destination);
   t.same(left.sort(), [ALL_DESTINATIONS, 'expired-recently.test', 'fresh-strikes.test', 'resting.test'].sort());
-  t.ok((await runtime.services.deliveries.restingEgress('any.test')).has('127.0.0.3'), 'the disabled address is still out');
+  t.ok(
+    (await runtime.services.deliveries.restingEgress('any.test')).has('127.0.0.3'),
+    'the disabled address is still out',
+  );
 });

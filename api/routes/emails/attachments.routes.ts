@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EmailAttachment } from '../../../core/sending/emails/email.types.js';
 import { defineRoute } from '../../route.js';
+import { servedFile, signedLinkQuery } from '../../served-file.js';
 import { uuidParam } from '../../schemas.js';
 
 const tag = 'emails';
@@ -41,10 +42,19 @@ export const emailAttachmentRoutes = [
     scope: 'emails:read',
     params: z.object({ email_id: uuidParam('Email id') }),
     isolation: { param: 'email_id', resource: 'email' },
-    responses: { 200: { description: 'The attachments', schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(attachmentSchema) }) } },
+    responses: {
+      200: {
+        description: 'The attachments',
+        schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(attachmentSchema) }),
+      },
+    },
     handler: async ({ params, caller, services }) => ({
       status: 200,
-      body: { object: 'list', has_more: false, data: (await services.emails.attachments(caller.team.id, params.email_id)).map(serialize) },
+      body: {
+        object: 'list',
+        has_more: false,
+        data: (await services.emails.attachments(caller.team.id, params.email_id)).map(serialize),
+      },
     }),
   }),
   defineRoute({
@@ -58,7 +68,10 @@ export const emailAttachmentRoutes = [
     params: z.object({ email_id: uuidParam('Email id'), attachment_id: uuidParam('Attachment id') }),
     isolation: { param: 'email_id', resource: 'email' },
     responses: { 200: { description: 'The attachment', schema: attachmentSchema } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: serialize(await services.emails.attachment(caller.team.id, params.email_id, params.attachment_id)) }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: serialize(await services.emails.attachment(caller.team.id, params.email_id, params.attachment_id)),
+    }),
   }),
   defineRoute({
     method: 'GET',
@@ -69,16 +82,15 @@ export const emailAttachmentRoutes = [
     permission: 'none',
     scope: null,
     params: z.object({ attachment_id: z.string().max(64) }),
-    query: z.object({ expires: z.string().max(20), signature: z.string().max(100) }).strict(),
+    query: signedLinkQuery,
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
     handler: async ({ params, query, services }) => {
-      const { attachment, bytes } = await services.emails.download(params.attachment_id, query.expires, query.signature);
-      const name = (attachment.filename ?? 'attachment').replace(/["\\\r\n]/g, '_');
-      return {
-        status: 200,
-        raw: { contentType: attachment.contentType, bytes },
-        headers: { 'content-disposition': `attachment; filename="${name}"`, 'x-content-type-options': 'nosniff', 'cache-control': 'private, no-store' },
-      };
+      const { attachment, bytes } = await services.emails.download(
+        params.attachment_id,
+        query.expires,
+        query.signature,
+      );
+      return servedFile(attachment.filename ?? null, attachment.contentType, bytes);
     },
   }),
 ];

@@ -8,7 +8,6 @@ const params = z.object({ email_id: uuidParam('Email id') });
 const isolation = { param: 'email_id', resource: 'email' };
 const ref = z.object({ object: z.literal('email'), id: z.string() });
 
-
 /** PATCH /emails/{id} and POST /emails/{id}/cancel: changes to a scheduled email. */
 export const emailChangeRoutes = [
   defineRoute({
@@ -24,7 +23,13 @@ export const emailChangeRoutes = [
     body: rescheduleSchema,
     exampleBody: { scheduled_at: 'in 2 hours' },
     responses: { 200: { description: 'Rescheduled', schema: ref } },
-    handler: async ({ params, body, caller, services }) => ({ status: 200, body: { object: 'email', id: (await services.emails.reschedule(caller.team.id, params.email_id, body.scheduled_at)).id } }),
+    handler: async ({ params, body, caller, services }) => ({
+      status: 200,
+      body: {
+        object: 'email',
+        id: (await services.emails.reschedule(caller.team.id, params.email_id, body.scheduled_at)).id,
+      },
+    }),
   }),
   defineRoute({
     method: 'POST',
@@ -37,6 +42,9 @@ export const emailChangeRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Canceled', schema: ref } },
-    handler: async ({ params, caller, services }) => ({ status: 200, body: { object: 'email', id: (await services.emails.cancel(caller.team.id, params.email_id)).id } }),
+    handler: async ({ params, caller, services }) => ({
+      status: 200,
+      body: { object: 'email', id: (await services.emails.cancel(caller.team.id, params.email_id)).id },
+    }),
   }),
 ];

@@ -6,4 +6,11 @@ import { emailReadRoutes } from './reads.routes.js';
 import { emailSendRoutes } from './send.routes.js';
 
 /** Every route of the spec's Emails part (sending, batch, reads, changes, attachments, metrics). */
-export const emailRoutes = [...emailSendRoutes, ...emailBatchRoutes, ...emailReadRoutes, ...emailChangeRoutes, ...emailAttachmentRoutes, ...metricRoutes];
+export const emailRoutes = [
+  ...emailSendRoutes,
+  ...emailBatchRoutes,
+  ...emailReadRoutes,
+  ...emailChangeRoutes,
+  ...emailAttachmentRoutes,
+  ...metricRoutes,
+];

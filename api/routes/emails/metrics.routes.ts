@@ -42,7 +42,12 @@ export const metricRoutes = [
     permission: 'full_access',
     scope: 'emails:read',
     query: metricsQuerySchema,
-    responses: { 200: { description: 'Totals over the range, and rows per dimension when asked', schema: metricsResponse } },
-    handler: async ({ query, caller, services }) => ({ status: 200, body: serializeMetrics(await services.metrics.report(caller.team, query)) }),
+    responses: {
+      200: { description: 'Totals over the range, and rows per dimension when asked', schema: metricsResponse },
+    },
+    handler: async ({ query, caller, services }) => ({
+      status: 200,
+      body: serializeMetrics(await services.metrics.report(caller.team, query)),
+    }),
   }),
 ];

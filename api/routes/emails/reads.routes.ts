@@ -6,7 +6,16 @@ import { listSchema, uuidParam } from '../../schemas.js';
 import { serializeEmail, serializeEmailItem } from '../../serializers/email.serializer.js';
 
 const tag = 'emails';
-const item = z.object({ object: z.literal('email'), id: z.string(), from: z.string(), to: z.array(z.string()), subject: z.string(), last_event: z.string() }).passthrough();
+const item = z
+  .object({
+    object: z.literal('email'),
+    id: z.string(),
+    from: z.string(),
+    to: z.array(z.string()),
+    subject: z.string(),
+    last_event: z.string(),
+  })
+  .passthrough();
 
 /** GET /emails and GET /emails/{id}. */
 export const emailReadRoutes = [

@@ -14,7 +14,12 @@ export const emailSendRoutes = [
     scope: 'emails:send',
     idempotent: true,
     body: sendEmailSchema,
-    exampleBody: { from: 'Acme <hello@mail.example.com>', to: 'someone@example.net', subject: 'Hello', html: '<p>Hello</p>' },
+    exampleBody: {
+      from: 'Acme <hello@mail.example.com>',
+      to: 'someone@example.net',
+      subject: 'Hello',
+      html: '<p>Hello</p>',
+    },
     responses: { 200: { description: 'Accepted (not yet delivered)', schema: z.object({ id: z.string() }) } },
     handler: async ({ body, caller, services, unit }) => {
       // The email's rows join the request's unit: they commit with its log, one durable commit per send.

@@ -27,4 +27,10 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type TeamEvent = { id: string; teamId: string; type: EventType; data: Record<string, unknown>; createdAt: Date };
+export type LoggedEvent = {
+  id: string;
+  teamId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  createdAt: Date;
+};

@@ -14,7 +14,10 @@ export type EmailFacts = { domainId: string; broadcastId: string; recipients: nu
  * One event's contribution. `once` counts only the first time its key is seen (a first-seen
  * row remembers it): unique opens and clicks per (email, recipient), attempted per email.
  */
-export type Contribution = { counts: Partial<Record<CountMetric, number>>; once: Array<{ key: string; metric: CountMetric }> };
+export type Contribution = {
+  counts: Partial<Record<CountMetric, number>>;
+  once: Array<{ key: string; metric: CountMetric }>;
+};
 
 /** The email an event is about; '' when it names none (or nothing that could be an email id). */
 export function emailIdOf(event: RollupEvent): string {
@@ -24,7 +27,8 @@ export function emailIdOf(event: RollupEvent): string {
 
 const BOUNCE_TYPES: Record<string, CountMetric> = { Permanent: 'bounced_permanent', Transient: 'bounced_transient' };
 
-const recipientsOf = (data: Record<string, unknown>): string[] => (Array.isArray(data.to) ? data.to.filter((to): to is string => typeof to === 'string') : []);
+const recipientsOf = (data: Record<string, unknown>): string[] =>
+  Array.isArray(data.to) ? data.to.filter((to): to is string => typeof to === 'string') : [];
 
 /** The first-seen key: a hash, so a long recipient list still fits a fixed-width primary key. */
 export function onceKey(kind: string, emailId: string, recipient = ''): string {
@@ -67,9 +71,15 @@ export function contributionOf(event: RollupEvent, email: EmailFacts | undefined
       return { counts: { bounced: recipients, [kind]: recipients }, once: [] };
     }
     case 'email.opened':
-      return { counts: { opened: 1 }, once: [{ key: onceKey('opened', emailId, engagedRecipient(event.data)), metric: 'unique_opened' }] };
+      return {
+        counts: { opened: 1 },
+        once: [{ key: onceKey('opened', emailId, engagedRecipient(event.data)), metric: 'unique_opened' }],
+      };
     case 'email.clicked':
-      return { counts: { clicked: 1 }, once: [{ key: onceKey('clicked', emailId, engagedRecipient(event.data)), metric: 'unique_clicked' }] };
+      return {
+        counts: { clicked: 1 },
+        once: [{ key: onceKey('clicked', emailId, engagedRecipient(event.data)), metric: 'unique_clicked' }],
+      };
     case 'email.received':
       return { counts: { received: 1 }, once: [] };
     default:

@@ -14,7 +14,8 @@ export function parseDateInput(value: string): DateInput | undefined {
   if (!m) return undefined;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const probe = new Date(Date.UTC(year, month - 1, day));
-  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return undefined;
+  if (probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day)
+    return undefined;
   if (m[4] === undefined) return { kind: 'date', year, month, day };
   const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
   if (hour > 23 || minute > 59 || second > 59) return undefined;
@@ -50,10 +51,16 @@ export type ResolvedRange = { start: number; end: number };
  * older buckets are gone) is moved up to it, never past the end. Undefined when the start asked
  * for falls after the end.
  */
-export function resolveRange(query: { startDate?: DateInput; endDate?: DateInput; timezone: string }, now: number, oldest = -Infinity): ResolvedRange | undefined {
+export function resolveRange(
+  query: { startDate?: DateInput; endDate?: DateInput; timezone: string },
+  now: number,
+  oldest = -Infinity,
+): ResolvedRange | undefined {
   const askedEnd = query.endDate ? resolveDateInput(query.endDate, 'end', query.timezone) : now;
   const end = floorToMinute(Math.min(askedEnd, now));
-  const askedStart = query.startDate ? resolveDateInput(query.startDate, 'start', query.timezone) : end - 6 * 24 * 60 * MINUTE;
+  const askedStart = query.startDate
+    ? resolveDateInput(query.startDate, 'start', query.timezone)
+    : end - 6 * 24 * 60 * MINUTE;
   // A start inside a minute takes that whole minute: buckets are the smallest unit there is.
   const start = floorToMinute(askedStart);
   if (start > end) return undefined;

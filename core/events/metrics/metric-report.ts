@@ -1,5 +1,13 @@
 import type { AggregateRow } from './metric.repository.js';
-import { RATE_DEFINITIONS, zeroCounts, type Counts, type Dimension, type Granularity, type MetricName, type MetricsRow } from './metric.types.js';
+import {
+  RATE_DEFINITIONS,
+  zeroCounts,
+  type Counts,
+  type Dimension,
+  type Granularity,
+  type MetricName,
+  type MetricsRow,
+} from './metric.types.js';
 import { nextPeriod, periodStart } from './zoned-time.js';
 
 /**
@@ -44,12 +52,17 @@ export function groupRows(rows: AggregateRow[], breakdown: Breakdown): Group[] {
   const periods = new Map<number, number>();
   const periodOf = (minute: Date) => {
     let found = periods.get(minute.getTime());
-    if (found === undefined) periods.set(minute.getTime(), (found = periodStart(minute.getTime(), granularity, timezone)));
+    if (found === undefined)
+      periods.set(minute.getTime(), (found = periodStart(minute.getTime(), granularity, timezone)));
     return found;
   };
   const groups = new Map<string, Group>();
   if (dimensions.length === 1 && dimensions[0] === 'period') {
-    for (let p = periodStart(breakdown.start, granularity, timezone); p < breakdown.end; p = nextPeriod(p, granularity, timezone)) {
+    for (
+      let p = periodStart(breakdown.start, granularity, timezone);
+      p < breakdown.end;
+      p = nextPeriod(p, granularity, timezone)
+    ) {
       const empty: Group = { period: p, counts: zeroCounts() };
       groups.set(keyOf(empty), empty);
     }

@@ -13,10 +13,24 @@ export async function purgeBucketsByPlanRetention(knex: Knex, now: Date, batch =
     total += await deleteInBatches(
       knex,
       'metric_buckets',
-      () => knex('metric_buckets').select('metric_buckets.id').join('teams', 'teams.id', 'metric_buckets.team_id').where('teams.plan_code', plan.code).where('metric_buckets.minute', '<', before),
+      () =>
+        knex('metric_buckets')
+          .select('metric_buckets.id')
+          .join('teams', 'teams.id', 'metric_buckets.team_id')
+          .where('teams.plan_code', plan.code)
+          .where('metric_buckets.minute', '<', before),
       batch,
     );
   }
-  total += await deleteInBatches(knex, 'metric_buckets', () => knex('metric_buckets').select('metric_buckets.id').leftJoin('teams', 'teams.id', 'metric_buckets.team_id').whereNull('teams.id'), batch);
+  total += await deleteInBatches(
+    knex,
+    'metric_buckets',
+    () =>
+      knex('metric_buckets')
+        .select('metric_buckets.id')
+        .leftJoin('teams', 'teams.id', 'metric_buckets.team_id')
+        .whereNull('teams.id'),
+    batch,
+  );
   return total;
 }

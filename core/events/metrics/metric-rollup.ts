@@ -64,7 +64,10 @@ export class MetricsRollup {
     }
   }
 
-  private async batch(trx: Knex.Transaction, horizon: number): Promise<{ events: number; buckets: number; drained: boolean }> {
+  private async batch(
+    trx: Knex.Transaction,
+    horizon: number,
+  ): Promise<{ events: number; buckets: number; drained: boolean }> {
     const now = this.deps.clock.now();
     const state = await this.repository.lockState(trx, now);
     const events = await this.repository.eventsAfter(trx, state.lastEventId, lowestIdAt(horizon), this.batchSize);
@@ -93,8 +96,12 @@ export class MetricsRollup {
     }
     const seen = await this.repository.seenKeys(trx, [...once.keys()]);
     const firsts = [...once.entries()].filter(([key]) => !seen.has(key));
-    for (const [, { metric, event }] of firsts) add(buckets, event, facts.get(emailIdOf(event))?.domainId ?? '', { [metric]: 1 });
-    await this.repository.insertSeen(trx, firsts.map(([id, { event }]) => ({ id, team_id: event.teamId, created_at: event.createdAt })));
+    for (const [, { metric, event }] of firsts)
+      add(buckets, event, facts.get(emailIdOf(event))?.domainId ?? '', { [metric]: 1 });
+    await this.repository.insertSeen(
+      trx,
+      firsts.map(([id, { event }]) => ({ id, team_id: event.teamId, created_at: event.createdAt })),
+    );
     const rows = [...buckets.values()].map((bucket) => bucket.row);
     await this.repository.addToBuckets(trx, rows);
     return rows.length;
@@ -102,7 +109,12 @@ export class MetricsRollup {
 }
 
 /** Adds counts to the bucket of an event's team, minute, domain and email. */
-function add(buckets: Map<string, Bucket>, event: RollupEvent, domainId: string, counts: Partial<Record<CountMetric, number>>): void {
+function add(
+  buckets: Map<string, Bucket>,
+  event: RollupEvent,
+  domainId: string,
+  counts: Partial<Record<CountMetric, number>>,
+): void {
   const entries = Object.entries(counts).filter(([, value]) => value !== undefined && value > 0);
   if (entries.length === 0) return;
   const minute = floorToMinute(event.createdAt.getTime());
@@ -112,8 +124,19 @@ function add(buckets: Map<string, Bucket>, event: RollupEvent, domainId: string,
   if (!bucket) {
     // Every counter present (0 where nothing happened): a multi-row INSERT needs one column set.
     const zeros = Object.fromEntries(COUNT_METRICS.map((metric) => [metric, 0]));
-    bucket = { row: { id: newId(), team_id: event.teamId, minute: new Date(minute), domain_id: domainId, email_id: emailId, broadcast_id: '', ...zeros } };
+    bucket = {
+      row: {
+        id: newId(),
+        team_id: event.teamId,
+        minute: new Date(minute),
+        domain_id: domainId,
+        email_id: emailId,
+        broadcast_id: '',
+        ...zeros,
+      },
+    };
     buckets.set(key, bucket);
   }
-  for (const [metric, value] of entries) bucket.row[metric] = ((bucket.row[metric] as number | undefined) ?? 0) + (value as number);
+  for (const [metric, value] of entries)
+    bucket.row[metric] = ((bucket.row[metric] as number | undefined) ?? 0) + (value as number);
 }

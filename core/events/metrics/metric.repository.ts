@@ -9,11 +9,31 @@ const CHUNK = 500;
 
 export type RollupState = { lastEventId: string; completedUntil: Date | null };
 
-export type BucketRow = { teamId: string; minute: number; domainId: string; emailId: string; broadcastId: string; counts: Partial<Counts> };
+export type BucketRow = {
+  teamId: string;
+  minute: number;
+  domainId: string;
+  emailId: string;
+  broadcastId: string;
+  counts: Partial<Counts>;
+};
 
-export type BucketFilter = { teamId: string; start: Date; end: Date; domainIds: string[]; emailIds: string[]; broadcastIds: string[] };
+export type BucketFilter = {
+  teamId: string;
+  start: Date;
+  end: Date;
+  domainIds: string[];
+  emailIds: string[];
+  broadcastIds: string[];
+};
 export type GroupColumn = 'minute' | 'domain_id' | 'email_id' | 'broadcast_id';
-export type AggregateRow = { minute?: Date; domain_id?: string; email_id?: string; broadcast_id?: string; counts: Counts };
+export type AggregateRow = {
+  minute?: Date;
+  domain_id?: string;
+  email_id?: string;
+  broadcast_id?: string;
+  counts: Counts;
+};
 
 function chunks<T>(items: T[], size = CHUNK): T[][] {
   const result: T[][] = [];
@@ -27,7 +47,10 @@ export class MetricRepository {
 
   /** The one state row exists before any roll-up transaction locks it. */
   async ensureState(now: Date): Promise<void> {
-    await this.knex('metric_rollup_state').insert({ name: STATE, last_event_id: '', completed_until: null, updated_at: now }).onConflict('name').ignore();
+    await this.knex('metric_rollup_state')
+      .insert({ name: STATE, last_event_id: '', completed_until: null, updated_at: now })
+      .onConflict('name')
+      .ignore();
   }
 
   /**
@@ -41,32 +64,52 @@ export class MetricRepository {
   }
 
   async readState(knex: Knex = this.knex): Promise<RollupState | undefined> {
-    const row = (await knex('metric_rollup_state').where({ name: STATE }).first()) as { last_event_id: string; completed_until: unknown } | undefined;
-    return row ? { lastEventId: row.last_event_id, completedUntil: readNullableTimestamp(row.completed_until) } : undefined;
+    const row = (await knex('metric_rollup_state').where({ name: STATE }).first()) as
+      { last_event_id: string; completed_until: unknown } | undefined;
+    return row
+      ? { lastEventId: row.last_event_id, completedUntil: readNullableTimestamp(row.completed_until) }
+      : undefined;
   }
 
   async saveState(trx: Knex, state: RollupState, now: Date): Promise<void> {
-    await trx('metric_rollup_state').where({ name: STATE }).update({ last_event_id: state.lastEventId, completed_until: state.completedUntil, updated_at: now });
+    await trx('metric_rollup_state')
+      .where({ name: STATE })
+      .update({ last_event_id: state.lastEventId, completed_until: state.completedUntil, updated_at: now });
   }
 
   /** Events after the cursor and before `beforeId`, oldest first. */
   async eventsAfter(trx: Knex, afterId: string, beforeId: string, limit: number): Promise<RollupEvent[]> {
-    const rows = (await trx('events').select('id', 'team_id', 'type', 'data', 'created_at').where('id', '>', afterId).where('id', '<', beforeId).orderBy('id').limit(limit)) as Array<{
+    const rows = (await trx('events')
+      .select('id', 'team_id', 'type', 'data', 'created_at')
+      .where('id', '>', afterId)
+      .where('id', '<', beforeId)
+      .orderBy('id')
+      .limit(limit)) as Array<{
       id: string;
       team_id: string;
       type: string;
       data: string;
       created_at: unknown;
     }>;
-    return rows.map((row) => ({ id: row.id, teamId: row.team_id, type: row.type, createdAt: readTimestamp(row.created_at), data: parseData(row.type, row.data) }));
+    return rows.map((row) => ({
+      id: row.id,
+      teamId: row.team_id,
+      type: row.type,
+      createdAt: readTimestamp(row.created_at),
+      data: parseData(row.type, row.data),
+    }));
   }
 
   async emailFacts(trx: Knex, ids: string[]): Promise<Map<string, EmailFacts>> {
     const facts = new Map<string, EmailFacts>();
     for (const part of chunks(ids)) {
-      const rows = (await trx('emails').select('id', 'domain_id', 'to_addresses', 'cc_addresses', 'bcc_addresses', 'suppressed_recipients').whereIn('id', part)) as Array<Record<string, unknown>>;
+      const rows = (await trx('emails')
+        .select('id', 'domain_id', 'to_addresses', 'cc_addresses', 'bcc_addresses', 'suppressed_recipients')
+        .whereIn('id', part)) as Array<Record<string, unknown>>;
       for (const row of rows) {
-        const addresses = ['to_addresses', 'cc_addresses', 'bcc_addresses'].flatMap((column) => readJson<string[] | null>(row[column], null) ?? []);
+        const addresses = ['to_addresses', 'cc_addresses', 'bcc_addresses'].flatMap(
+          (column) => readJson<string[] | null>(row[column], null) ?? [],
+        );
         const recipients = handedOverRecipients(addresses, readJson<string[]>(row.suppressed_recipients, []));
         // Broadcasts do not exist yet: every email is outside one ('').
         facts.set(row.id as string, { domainId: (row.domain_id as string) ?? '', broadcastId: '', recipients });
@@ -77,7 +120,9 @@ export class MetricRepository {
 
   async seenKeys(trx: Knex, keys: string[]): Promise<Set<string>> {
     const seen = new Set<string>();
-    for (const part of chunks(keys)) for (const row of (await trx('metric_first_seen').select('id').whereIn('id', part)) as Array<{ id: string }>) seen.add(row.id);
+    for (const part of chunks(keys))
+      for (const row of (await trx('metric_first_seen').select('id').whereIn('id', part)) as Array<{ id: string }>)
+        seen.add(row.id);
     return seen;
   }
 
@@ -86,12 +131,22 @@ export class MetricRepository {
   }
 
   async addToBuckets(trx: Knex, rows: Array<Record<string, unknown>>): Promise<void> {
-    for (const part of chunks(rows, 200)) await upsertAdding(trx, 'metric_buckets', part, ['team_id', 'minute', 'domain_id', 'email_id', 'broadcast_id'], COUNT_METRICS);
+    for (const part of chunks(rows, 200))
+      await upsertAdding(
+        trx,
+        'metric_buckets',
+        part,
+        ['team_id', 'minute', 'domain_id', 'email_id', 'broadcast_id'],
+        COUNT_METRICS,
+      );
   }
 
   /** Sums of every counter over the filter, one row per distinct value of `groups`. */
   async aggregate(filter: BucketFilter, groups: GroupColumn[]): Promise<AggregateRow[]> {
-    const query = this.knex('metric_buckets').where('team_id', filter.teamId).where('minute', '>=', filter.start).where('minute', '<', filter.end);
+    const query = this.knex('metric_buckets')
+      .where('team_id', filter.teamId)
+      .where('minute', '>=', filter.start)
+      .where('minute', '<', filter.end);
     if (filter.domainIds.length > 0) query.whereIn('domain_id', filter.domainIds);
     if (filter.emailIds.length > 0) query.whereIn('email_id', filter.emailIds);
     if (filter.broadcastIds.length > 0) query.whereIn('broadcast_id', filter.broadcastIds);
@@ -103,7 +158,8 @@ export class MetricRepository {
       for (const metric of COUNT_METRICS) counts[metric] = Number(row[metric] ?? 0);
       const result: AggregateRow = { counts };
       if (groups.includes('minute')) result.minute = readTimestamp(row.minute);
-      for (const column of ['domain_id', 'email_id', 'broadcast_id'] as const) if (groups.includes(column)) result[column] = row[column] as string;
+      for (const column of ['domain_id', 'email_id', 'broadcast_id'] as const)
+        if (groups.includes(column)) result[column] = row[column] as string;
       return result;
     });
   }
@@ -111,7 +167,11 @@ export class MetricRepository {
   async domainNames(teamId: string, ids: string[]): Promise<Map<string, string>> {
     const names = new Map<string, string>();
     for (const part of chunks(ids)) {
-      for (const row of (await this.knex('domains').select('id', 'name').where('team_id', teamId).whereIn('id', part)) as Array<{ id: string; name: string }>) names.set(row.id, row.name);
+      for (const row of (await this.knex('domains')
+        .select('id', 'name')
+        .where('team_id', teamId)
+        .whereIn('id', part)) as Array<{ id: string; name: string }>)
+        names.set(row.id, row.name);
     }
     return names;
   }

@@ -9,7 +9,12 @@ import { MetricRepository, type GroupColumn } from './metric.repository.js';
 import { MetricsRollup, type RollupResult } from './metric-rollup.js';
 import { zeroCounts, type Dimension, type MetricsQuery, type MetricsReport } from './metric.types.js';
 
-const GROUP_COLUMNS: Record<Dimension, GroupColumn> = { period: 'minute', domain: 'domain_id', email: 'email_id', broadcast: 'broadcast_id' };
+const GROUP_COLUMNS: Record<Dimension, GroupColumn> = {
+  period: 'minute',
+  domain: 'domain_id',
+  email: 'email_id',
+  broadcast: 'broadcast_id',
+};
 
 /**
  * GET /emails/metrics: reports over the one-minute buckets the roll-up fills from events, and
@@ -25,13 +30,32 @@ export class MetricsService {
   }
 
   /** A team's report; the plan's retention window bounds how far back it reaches. */
-  async report(team: { id: string; plan: { limits: { retention_days: number } } }, query: MetricsQuery): Promise<MetricsReport> {
+  async report(
+    team: { id: string; plan: { limits: { retention_days: number } } },
+    query: MetricsQuery,
+  ): Promise<MetricsReport> {
     const teamId = team.id;
     const now = this.deps.clock.now().getTime();
     const range = resolveRange(query, now, now - team.plan.limits.retention_days * 86_400_000);
-    if (!range) throw new InvalidParameterError('start_date is after end_date', { errors: [{ path: 'start_date', message: 'is after end_date' }] });
-    const filter = { teamId, start: new Date(range.start), end: new Date(range.end), domainIds: query.domainIds, emailIds: query.emailIds, broadcastIds: query.broadcastIds };
-    const [rows, state] = await Promise.all([this.repository.aggregate(filter, query.dimensions.map((d) => GROUP_COLUMNS[d])), this.repository.readState()]);
+    if (!range)
+      throw new InvalidParameterError('start_date is after end_date', {
+        errors: [{ path: 'start_date', message: 'is after end_date' }],
+      });
+    const filter = {
+      teamId,
+      start: new Date(range.start),
+      end: new Date(range.end),
+      domainIds: query.domainIds,
+      emailIds: query.emailIds,
+      broadcastIds: query.broadcastIds,
+    };
+    const [rows, state] = await Promise.all([
+      this.repository.aggregate(
+        filter,
+        query.dimensions.map((d) => GROUP_COLUMNS[d]),
+      ),
+      this.repository.readState(),
+    ]);
     const totals = rows.reduce((sum, row) => sumCounts(sum, row.counts), zeroCounts());
     const report: MetricsReport = {
       start: filter.start,
@@ -45,7 +69,9 @@ export class MetricsService {
     if (query.dimensions.length === 0) return report;
     const groups = groupRows(rows, { ...query, ...range });
     const domainIds = [...new Set(groups.map((g) => g.domainId).filter((id): id is string => !!id))];
-    const names = query.dimensions.includes('domain') ? await this.repository.domainNames(teamId, domainIds) : new Map<string, string>();
+    const names = query.dimensions.includes('domain')
+      ? await this.repository.domainNames(teamId, domainIds)
+      : new Map<string, string>();
     return { ...report, data: toRows(groups, query.metrics, names) };
   }
 

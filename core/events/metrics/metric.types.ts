@@ -31,7 +31,11 @@ export type MetricName = CountMetric | RateMetric;
  * Every metric, in the order the spec lists them (the counts, the rates, then `attempted`):
  * the default of `metrics`. Derived, so a metric is declared in one place.
  */
-export const METRICS: readonly MetricName[] = [...COUNT_METRICS.filter((metric) => metric !== 'attempted'), ...RATE_METRICS, 'attempted'];
+export const METRICS: readonly MetricName[] = [
+  ...COUNT_METRICS.filter((metric) => metric !== 'attempted'),
+  ...RATE_METRICS,
+  'attempted',
+];
 
 /** numerator / denominator of each rate (spec: delivery_rate is delivered/sent, ...). */
 export const RATE_DEFINITIONS: Record<RateMetric, [CountMetric, CountMetric]> = {
@@ -60,7 +64,16 @@ export function zeroCounts(): Counts {
  */
 export type DateInput =
   | { kind: 'date'; year: number; month: number; day: number }
-  | { kind: 'local'; year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number }
+  | {
+      kind: 'local';
+      year: number;
+      month: number;
+      day: number;
+      hour: number;
+      minute: number;
+      second: number;
+      millisecond: number;
+    }
   | { kind: 'instant'; at: Date };
 
 export type MetricsQuery = {

@@ -5,7 +5,15 @@ import type { Granularity } from './metric.types.js';
  * zone's own: a day is midnight to midnight local time (23 or 25 hours across a DST change), a
  * week starts on Monday, a month on the 1st. Instants are epoch milliseconds.
  */
-export type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number; millisecond: number };
+export type WallTime = {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+};
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -47,7 +55,15 @@ export function wallTime(instant: number, timeZone: string): WallTime {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
   const millisecond = ((instant % 1000) + 1000) % 1000;
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second!, millisecond };
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+    millisecond,
+  };
 }
 
 const asUtc = (w: WallTime) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond);
@@ -65,7 +81,11 @@ export function offsetAt(instant: number, timeZone: string): number {
  */
 export function zonedToUtc(wall: WallTime, timeZone: string): number {
   const guess = asUtc(wall);
-  const offsets = new Set([offsetAt(guess - DAY, timeZone), offsetAt(guess, timeZone), offsetAt(guess + DAY, timeZone)]);
+  const offsets = new Set([
+    offsetAt(guess - DAY, timeZone),
+    offsetAt(guess, timeZone),
+    offsetAt(guess + DAY, timeZone),
+  ]);
   const candidates = [...offsets].map((offset) => guess - offset);
   const exact = candidates.filter((instant) => asUtc(wallTime(instant, timeZone)) === guess);
   return exact.length > 0 ? Math.min(...exact) : Math.max(...candidates);
@@ -74,7 +94,15 @@ export function zonedToUtc(wall: WallTime, timeZone: string): number {
 /** A calendar date moved by whole days or months (no time zone involved). */
 function shiftDate(year: number, month: number, day: number, days: number, months = 0): WallTime {
   const date = new Date(Date.UTC(year, month - 1 + months, day + days));
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hour: 0, minute: 0, second: 0, millisecond: 0 };
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    hour: 0,
+    minute: 0,
+    second: 0,
+    millisecond: 0,
+  };
 }
 
 export function startOfDay(year: number, month: number, day: number, timeZone: string, plusDays = 0): number {

@@ -38,6 +38,14 @@ const OPEN: DeliveryStatus[] = ['pending', 'attempting'];
 export class WebhookDeliveryRepository {
   constructor(private readonly knex: Knex) {}
 
+  /** Deliveries not yet settled (pending or attempting): the outbox depth. */
+  async countWaiting(): Promise<number> {
+    const [row] = (await this.knex('webhook_deliveries')
+      .whereIn('status', ['pending', 'attempting'])
+      .count({ n: '*' })) as Array<{ n: number | string }>;
+    return Number(row?.n ?? 0);
+  }
+
   async insertMany(deliveries: WebhookDelivery[]): Promise<void> {
     if (deliveries.length === 0) return;
     await this.knex('webhook_deliveries').insert(
@@ -78,10 +86,19 @@ export class WebhookDeliveryRepository {
   }
 
   /** Settles a claimed delivery; false when its lease was lost (taken back, or replayed meanwhile). */
-  async settle(delivery: WebhookDelivery, changes: { status: DeliveryStatus; attempts: number; nextAttemptAt: Date | null; now: Date }): Promise<boolean> {
+  async settle(
+    delivery: WebhookDelivery,
+    changes: { status: DeliveryStatus; attempts: number; nextAttemptAt: Date | null; now: Date },
+  ): Promise<boolean> {
     const updated = await this.knex('webhook_deliveries')
       .where({ id: delivery.id, lease_owner: delivery.leaseOwner })
-      .update({ status: changes.status, attempts: changes.attempts, next_attempt_at: changes.nextAttemptAt, lease_owner: null, updated_at: changes.now });
+      .update({
+        status: changes.status,
+        attempts: changes.attempts,
+        next_attempt_at: changes.nextAttemptAt,
+        lease_owner: null,
+        updated_at: changes.now,
+      });
     return updated === 1;
   }
 
@@ -100,12 +117,17 @@ export class WebhookDeliveryRepository {
 
   /** Ends every open delivery of an endpoint (it was disabled). */
   async failOpen(endpointId: string, now: Date): Promise<number> {
-    return this.knex('webhook_deliveries').where({ endpoint_id: endpointId }).whereIn('status', OPEN).update({ status: 'failed', next_attempt_at: null, updated_at: now });
+    return this.knex('webhook_deliveries')
+      .where({ endpoint_id: endpointId })
+      .whereIn('status', OPEN)
+      .update({ status: 'failed', next_attempt_at: null, updated_at: now });
   }
 
   /** Makes a delivery due now with a fresh retry schedule; any lease held on it is void. */
   async replay(id: string, now: Date): Promise<void> {
-    await this.knex('webhook_deliveries').where({ id }).update({ status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, updated_at: now });
+    await this.knex('webhook_deliveries')
+      .where({ id })
+      .update({ status: 'pending', attempts: 0, next_attempt_at: now, lease_owner: null, updated_at: now });
   }
 
   async delete(id: string): Promise<void> {
@@ -113,24 +135,35 @@ export class WebhookDeliveryRepository {
   }
 
   async ofEndpoint(endpointId: string, page: PageQuery): Promise<{ deliveries: WebhookDelivery[]; hasMore: boolean }> {
-    const { rows, hasMore } = await paginateNewestFirst<Row>(this.knex('webhook_deliveries').where({ endpoint_id: endpointId }), page, 'event_id');
+    const { rows, hasMore } = await paginateNewestFirst<Row>(
+      this.knex('webhook_deliveries').where({ endpoint_id: endpointId }),
+      page,
+      'event_id',
+    );
     return { deliveries: rows.map(toDelivery), hasMore };
   }
 
   async findByEvent(endpointId: string, eventId: string): Promise<WebhookDelivery | undefined> {
-    const row = (await this.knex('webhook_deliveries').where({ endpoint_id: endpointId, event_id: eventId }).first()) as Row | undefined;
+    const row = (await this.knex('webhook_deliveries')
+      .where({ endpoint_id: endpointId, event_id: eventId })
+      .first()) as Row | undefined;
     return row ? toDelivery(row) : undefined;
   }
 
   async attemptsOf(deliveryId: string, page: PageQuery): Promise<{ attempts: WebhookAttempt[]; hasMore: boolean }> {
-    const { rows, hasMore } = await paginateNewestFirst<Row>(this.knex('webhook_attempts').where({ delivery_id: deliveryId }), page);
+    const { rows, hasMore } = await paginateNewestFirst<Row>(
+      this.knex('webhook_attempts').where({ delivery_id: deliveryId }),
+      page,
+    );
     return { attempts: rows.map(toAttempt), hasMore };
   }
 
   /** Deletes an endpoint's deliveries and their attempts, `batch` at a time. */
   async deleteOfEndpoint(endpointId: string, batch = 500): Promise<void> {
     for (;;) {
-      const ids = ((await this.knex('webhook_deliveries').select('id').where({ endpoint_id: endpointId }).limit(batch)) as Row[]).map((row) => String(row.id));
+      const ids = (
+        (await this.knex('webhook_deliveries').select('id').where({ endpoint_id: endpointId }).limit(batch)) as Row[]
+      ).map((row) => String(row.id));
       if (ids.length === 0) return;
       await this.knex('webhook_attempts').whereIn('delivery_id', ids).delete();
       await this.knex('webhook_deliveries').whereIn('id', ids).delete();

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import { retryConflicts } from '../../../db/retry.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { SecretBox } from '../../../lib/crypto/secret-box.js';
 import { newId } from '../../../lib/ids.js';
-import type { EventService } from '../log/event.service.js';
-import type { TeamEvent } from '../log/event.types.js';
+import type { EventLog } from '../log/event-log.js';
+import type { LoggedEvent } from '../log/event.types.js';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
@@ -13,12 +14,18 @@ import { secretsInEffect } from './webhook-secrets.js';
 import { postOnce, type PostResult } from './webhook-sender.js';
 import { signatureHeader } from './webhook-signature.js';
 import { resolveTarget, type TargetRules } from './webhook-target.js';
-import type { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookSettings } from './webhook.types.js';
+import type {
+  DeliveryStatus,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookSettings,
+} from './webhook.types.js';
 
 export type DispatcherDeps = {
   knex: Knex;
   clock: Clock;
-  events: EventService;
+  events: EventLog;
   secrets: SecretBox;
   outbox: WebhookOutbox;
   rules: TargetRules;
@@ -29,7 +36,12 @@ export type DispatcherDeps = {
 export type DeliveryOutcome = DeliveryStatus | 'dropped';
 
 /** Told when an endpoint is disabled for failing (the worker logs it). */
-export type DisabledListener = (info: { endpointId: string; teamId: string; failingSince: Date; ended: number }) => void;
+export type DisabledListener = (info: {
+  endpointId: string;
+  teamId: string;
+  failingSince: Date;
+  ended: number;
+}) => void;
 
 /** The user agent of every delivery (spec: Delivery and signature). */
 export const USER_AGENT = 'Service-Webhooks/1.0';
@@ -66,7 +78,12 @@ export class WebhookDispatcher {
     }
     const event = await this.deps.events.find(delivery.eventId);
     if (!event || endpoint.status !== 'enabled') {
-      await new WebhookDeliveryRepository(this.deps.knex).settle(delivery, { status: 'failed', attempts: delivery.attempts, nextAttemptAt: null, now: this.deps.clock.now() });
+      await new WebhookDeliveryRepository(this.deps.knex).settle(delivery, {
+        status: 'failed',
+        attempts: delivery.attempts,
+        nextAttemptAt: null,
+        now: this.deps.clock.now(),
+      });
       return 'failed';
     }
     const result = await this.attempt(endpoint, event);
@@ -84,7 +101,7 @@ export class WebhookDispatcher {
     }
   }
 
-  private async attempt(endpoint: WebhookEndpoint, event: TeamEvent): Promise<PostResult> {
+  private async attempt(endpoint: WebhookEndpoint, event: LoggedEvent): Promise<PostResult> {
     const target = await resolveTarget(endpoint.url, this.deps.rules);
     if (!target.ok) return { statusCode: null, error: `not sent: ${target.reason}`, durationMs: 0 };
     const now = this.deps.clock.now();
@@ -95,13 +112,22 @@ export class WebhookDispatcher {
       'user-agent': USER_AGENT,
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(secretsInEffect(endpoint, this.deps.secrets, now), event.id, timestamp, body),
+      'webhook-signature': signatureHeader(
+        secretsInEffect(endpoint, this.deps.secrets, now),
+        event.id,
+        timestamp,
+        body,
+      ),
     };
     const { timeoutMs, maxResponseBytes, ca } = this.deps.settings;
     return postOnce({ url: target.url, address: target.address, headers, body, timeoutMs, maxResponseBytes, ca });
   }
 
-  private async record(delivery: WebhookDelivery, endpoint: WebhookEndpoint, result: PostResult): Promise<DeliveryOutcome> {
+  private async record(
+    delivery: WebhookDelivery,
+    endpoint: WebhookEndpoint,
+    result: PostResult,
+  ): Promise<DeliveryOutcome> {
     const now = this.deps.clock.now();
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const attempts = delivery.attempts + 1;
@@ -117,7 +143,9 @@ export class WebhookDispatcher {
       durationMs: result.durationMs,
       createdAt: now,
     };
-    await retryOnDeadlock(() =>
+    // The attempt already happened: a deadlock victim is recorded again rather than left for the
+    // lease to run out (which would send it a second time).
+    await retryConflicts(() =>
       this.deps.knex.transaction(async (trx) => {
         const deliveries = new WebhookDeliveryRepository(trx);
         await deliveries.insertAttempt(attempt);
@@ -142,23 +170,8 @@ export class WebhookDispatcher {
     if (!(await endpoints.disable(endpoint.id, 'failing', now))) return false;
     const ended = await new WebhookDeliveryRepository(trx).failOpen(endpoint.id, now);
     this.deps.outbox.invalidate();
-    for (const listener of this.disabledListeners) listener({ endpointId: endpoint.id, teamId: endpoint.teamId, failingSince: since, ended });
+    for (const listener of this.disabledListeners)
+      listener({ endpointId: endpoint.id, teamId: endpoint.teamId, failingSince: since, ended });
     return false;
-  }
-}
-
-/**
- * MySQL may pick this transaction as a deadlock victim (its rows share index pages with claims
- * and inserts). The attempt already happened: record it rather than let the lease run out and
- * send it again.
- */
-async function retryOnDeadlock<T>(work: () => Promise<T>, tries = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (attempt >= tries || (code !== 'ER_LOCK_DEADLOCK' && code !== 'ER_LOCK_WAIT_TIMEOUT')) throw err;
-    }
   }
 }

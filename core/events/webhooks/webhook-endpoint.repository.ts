@@ -21,7 +21,20 @@ const toEndpoint = (row: Row): WebhookEndpoint => ({
   updatedAt: readTimestamp(row.updated_at),
 });
 
-export type EndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'status' | 'disabledReason' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretExpiresAt' | 'failingSince' | 'updatedAt'>>;
+export type EndpointChanges = Partial<
+  Pick<
+    WebhookEndpoint,
+    | 'url'
+    | 'events'
+    | 'status'
+    | 'disabledReason'
+    | 'secretSealed'
+    | 'previousSecretSealed'
+    | 'previousSecretExpiresAt'
+    | 'failingSince'
+    | 'updatedAt'
+  >
+>;
 
 function toRow(changes: EndpointChanges): Row {
   const row: Row = {};
@@ -60,18 +73,24 @@ export class WebhookEndpointRepository {
   }
 
   async listForTeam(teamId: string, page: PageQuery): Promise<{ endpoints: WebhookEndpoint[]; hasMore: boolean }> {
-    const { rows, hasMore } = await paginateNewestFirst<Row>(this.knex('webhook_endpoints').where({ team_id: teamId }), page);
+    const { rows, hasMore } = await paginateNewestFirst<Row>(
+      this.knex('webhook_endpoints').where({ team_id: teamId }),
+      page,
+    );
     return { endpoints: rows.map(toEndpoint), hasMore };
   }
 
   async countForTeam(teamId: string): Promise<number> {
-    const row = (await this.knex('webhook_endpoints').where({ team_id: teamId }).count({ n: '*' }).first()) as { n: number | string } | undefined;
+    const row = (await this.knex('webhook_endpoints').where({ team_id: teamId }).count({ n: '*' }).first()) as
+      { n: number | string } | undefined;
     return Number(row?.n ?? 0);
   }
 
   /** The team's enabled endpoints, id and subscriptions only: read once per recorded event. */
   async enabledForTeam(teamId: string): Promise<Array<{ id: string; events: EventType[] }>> {
-    const rows = (await this.knex('webhook_endpoints').select('id', 'events').where({ team_id: teamId, status: 'enabled' })) as Row[];
+    const rows = (await this.knex('webhook_endpoints')
+      .select('id', 'events')
+      .where({ team_id: teamId, status: 'enabled' })) as Row[];
     return rows.map((row) => ({ id: String(row.id), events: readJson<EventType[]>(row.events, []) }));
   }
 
@@ -81,7 +100,11 @@ export class WebhookEndpointRepository {
 
   /** Disables an enabled endpoint; false when it was not enabled (any more). */
   async disable(id: string, reason: DisabledReason, now: Date): Promise<boolean> {
-    return (await this.knex('webhook_endpoints').where({ id, status: 'enabled' }).update({ status: 'disabled', disabled_reason: reason, updated_at: now })) === 1;
+    return (
+      (await this.knex('webhook_endpoints')
+        .where({ id, status: 'enabled' })
+        .update({ status: 'disabled', disabled_reason: reason, updated_at: now })) === 1
+    );
   }
 
   async delete(id: string): Promise<void> {
@@ -94,7 +117,8 @@ export class WebhookEndpointRepository {
    */
   async markFailing(id: string, now: Date): Promise<{ since: Date | null; enabled: boolean }> {
     await this.knex('webhook_endpoints').where({ id }).whereNull('failing_since').update({ failing_since: now });
-    const row = (await this.knex('webhook_endpoints').select('failing_since', 'status').where({ id }).first()) as Row | undefined;
+    const row = (await this.knex('webhook_endpoints').select('failing_since', 'status').where({ id }).first()) as
+      Row | undefined;
     return { since: readNullableTimestamp(row?.failing_since), enabled: row?.status === 'enabled' };
   }
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { dialectOfKnex } from '../../../db/dialect.js';
+import { hasOneWriter } from '../../../db/row-locks.js';
 import { LookupCache } from '../../../lib/cache/lookup-cache.js';
 import { newId } from '../../../lib/ids.js';
-import type { EventFanOut } from '../log/event.service.js';
-import type { EventType, TeamEvent } from '../log/event.types.js';
+import type { EventFanOut } from '../log/event-log.js';
+import type { EventType, LoggedEvent } from '../log/event.types.js';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository.js';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository.js';
 import type { WebhookDelivery } from './webhook.types.js';
@@ -14,7 +14,7 @@ type Subscriptions = { endpoints: Array<{ id: string; events: EventType[] }> };
 const OUTBOX_CHUNK = 100;
 
 /** A new delivery of `event` to one endpoint: due at once, no attempt yet. */
-const outboxRow = (event: TeamEvent, endpointId: string): WebhookDelivery => ({
+const outboxRow = (event: LoggedEvent, endpointId: string): WebhookDelivery => ({
   id: newId(),
   teamId: event.teamId,
   endpointId,
@@ -48,11 +48,12 @@ export class WebhookOutbox implements EventFanOut {
    * The same for many events recorded in one transaction (a settle of many emails): one endpoint
    * look-up per team, and multi-row INSERTs of OUTBOX_CHUNK rows.
    */
-  async enqueueMany(trx: Knex, events: TeamEvent[]): Promise<void> {
+  async enqueueMany(trx: Knex, events: LoggedEvent[]): Promise<void> {
     const subscriptions = new Map<string, Subscriptions>();
     const rows: WebhookDelivery[] = [];
     for (const event of events) {
-      if (!subscriptions.has(event.teamId)) subscriptions.set(event.teamId, await this.subscriptions(trx, event.teamId));
+      if (!subscriptions.has(event.teamId))
+        subscriptions.set(event.teamId, await this.subscriptions(trx, event.teamId));
       for (const endpoint of subscriptions.get(event.teamId)!.endpoints) {
         if (endpoint.events.includes(event.type)) rows.push(outboxRow(event, endpoint.id));
       }
@@ -68,7 +69,7 @@ export class WebhookOutbox implements EventFanOut {
 
   private async subscriptions(trx: Knex, teamId: string): Promise<Subscriptions> {
     const load = async () => ({ endpoints: await new WebhookEndpointRepository(trx).enabledForTeam(teamId) });
-    if (dialectOfKnex(trx) === 'sqlite') return load();
+    if (hasOneWriter(trx)) return load(); // in-process SQLite: a read costs less than keeping a cache fresh
     return (await this.cache.get(`webhook-endpoints:${teamId}`, load))!;
   }
 }

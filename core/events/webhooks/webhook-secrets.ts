@@ -7,7 +7,11 @@ import type { WebhookEndpoint } from './webhook.types.js';
  */
 export function secretsInEffect(endpoint: WebhookEndpoint, box: SecretBox, now: Date): string[] {
   const secrets = [box.open(endpoint.secretSealed)];
-  if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now.getTime()) {
+  if (
+    endpoint.previousSecretSealed &&
+    endpoint.previousSecretExpiresAt &&
+    endpoint.previousSecretExpiresAt.getTime() > now.getTime()
+  ) {
     secrets.push(box.open(endpoint.previousSecretSealed));
   }
   return secrets;

@@ -14,7 +14,9 @@ export type PostRequest = {
 };
 
 /** What one attempt got: a status with the response's first bytes, or why nothing came back. */
-export type PostResult = { statusCode: number; response: string; durationMs: number } | { statusCode: null; error: string; durationMs: number };
+export type PostResult =
+  | { statusCode: number; response: string; durationMs: number }
+  | { statusCode: null; error: string; durationMs: number };
 
 /**
  * One webhook POST. Redirects are answers like any other (not followed); the response is read
@@ -44,17 +46,24 @@ export function postOnce(req: PostRequest): Promise<PostResult> {
         servername: isIP(req.url.hostname.replace(/^\[|\]$/g, '')) ? undefined : req.url.hostname,
         ca: req.ca,
       },
-      (res) => readBounded(res, req.maxResponseBytes, (text) => {
-        finish({ statusCode: res.statusCode ?? 0, response: text, durationMs: elapsed() });
-        // Past the kept bytes nothing more is wanted: drop the connection rather than drain it.
-        if (!res.complete) client.destroy();
-      }),
+      (res) =>
+        readBounded(res, req.maxResponseBytes, (text) => {
+          finish({ statusCode: res.statusCode ?? 0, response: text, durationMs: elapsed() });
+          // Past the kept bytes nothing more is wanted: drop the connection rather than drain it.
+          if (!res.complete) client.destroy();
+        }),
     );
     const timer = setTimeout(() => {
       finish({ statusCode: null, error: `timed out after ${req.timeoutMs} ms`, durationMs: elapsed() });
       client.destroy();
     }, req.timeoutMs);
-    client.on('error', (err: NodeJS.ErrnoException) => finish({ statusCode: null, error: err.code ? `${err.code}: ${err.message}` : err.message, durationMs: elapsed() }));
+    client.on('error', (err: NodeJS.ErrnoException) =>
+      finish({
+        statusCode: null,
+        error: err.code ? `${err.code}: ${err.message}` : err.message,
+        durationMs: elapsed(),
+      }),
+    );
     client.end(body);
   });
 }

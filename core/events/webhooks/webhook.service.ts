@@ -14,7 +14,14 @@ import { resolveTarget, type TargetRules } from './webhook-target.js';
 import type { CreateWebhookInput, UpdateWebhookInput } from './webhook.schemas.js';
 import type { WebhookEndpoint } from './webhook.types.js';
 
-export type WebhookServiceDeps = { knex: Knex; clock: Clock; secrets: SecretBox; outbox: WebhookOutbox; rules: TargetRules; secretGraceSeconds: number };
+export type WebhookServiceDeps = {
+  knex: Knex;
+  clock: Clock;
+  secrets: SecretBox;
+  outbox: WebhookOutbox;
+  rules: TargetRules;
+  secretGraceSeconds: number;
+};
 
 /** An endpoint with its current signing secret, opened (create, retrieve, rotate answer it). */
 export type EndpointWithSecret = { endpoint: WebhookEndpoint; secret: string };
@@ -35,7 +42,9 @@ export class WebhookService {
   async create(team: Team, input: CreateWebhookInput): Promise<EndpointWithSecret> {
     const limit = team.plan.limits.webhook_endpoint_limit;
     if ((await this.repository.countForTeam(team.id)) >= limit) {
-      throw new UnprocessableValidationError(`The ${team.plan.name} plan allows ${limit} webhook endpoint(s); remove one or change plan`);
+      throw new UnprocessableValidationError(
+        `The ${team.plan.name} plan allows ${limit} webhook endpoint(s); remove one or change plan`,
+      );
     }
     const events = subscribableEvents(input.events);
     const url = await this.routableUrl(input.endpoint);
@@ -69,7 +78,11 @@ export class WebhookService {
   async signingSecret(teamId: string, id: string): Promise<EndpointWithSecret & { previousExpiresAt: Date | null }> {
     const { endpoint, secret } = await this.get(teamId, id);
     const ends = endpoint.previousSecretSealed ? endpoint.previousSecretExpiresAt : null;
-    return { endpoint, secret, previousExpiresAt: ends && ends.getTime() > this.deps.clock.now().getTime() ? ends : null };
+    return {
+      endpoint,
+      secret,
+      previousExpiresAt: ends && ends.getTime() > this.deps.clock.now().getTime() ? ends : null,
+    };
   }
 
   async find(teamId: string, id: string): Promise<WebhookEndpoint> {
@@ -92,8 +105,10 @@ export class WebhookService {
     const changes: EndpointChanges = { updatedAt: now };
     if (input.events !== undefined) changes.events = subscribableEvents(input.events);
     if (input.endpoint !== undefined) changes.url = await this.routableUrl(input.endpoint);
-    if (input.status === 'enabled' && endpoint.status !== 'enabled') Object.assign(changes, { status: 'enabled', disabledReason: null, failingSince: null });
-    if (input.status === 'disabled' && endpoint.status !== 'disabled') Object.assign(changes, { status: 'disabled', disabledReason: 'user' });
+    if (input.status === 'enabled' && endpoint.status !== 'enabled')
+      Object.assign(changes, { status: 'enabled', disabledReason: null, failingSince: null });
+    if (input.status === 'disabled' && endpoint.status !== 'disabled')
+      Object.assign(changes, { status: 'disabled', disabledReason: 'user' });
     await this.deps.knex.transaction(async (trx) => {
       await new WebhookEndpointRepository(trx).update(endpoint.id, changes);
       if (changes.status === 'disabled') await new WebhookDeliveryRepository(trx).failOpen(endpoint.id, now);
@@ -133,19 +148,28 @@ export class WebhookService {
 
   /** Refuses (422) a URL that is not https (unless allowed) or resolves to an internal address. */
   private async routableUrl(raw: string): Promise<string> {
-    const url = raw.trim();
+    // Spaces around are forgiven; line breaks and other control characters are refused below.
+    const url = raw.replace(/^ +| +$/g, '');
     const target = await resolveTarget(url, this.deps.rules);
-    if (!target.ok) throw new UnprocessableValidationError(`Webhook endpoint refused: ${target.reason}`, { errors: [{ path: 'endpoint', message: target.reason }] });
+    if (!target.ok)
+      throw new UnprocessableValidationError(`Webhook endpoint refused: ${target.reason}`, {
+        errors: [{ path: 'endpoint', message: target.reason }],
+      });
     return url;
   }
 }
 
 /** The requested types, each once; any type outside the subscribable list is refused (422). */
 function subscribableEvents(requested: string[]): EventType[] {
-  const unknown = requested.flatMap((type, index) => (subscribable.has(type) ? [] : [{ path: `events.${index}`, message: `${type} is not a subscribable event type` }]));
+  const unknown = requested.flatMap((type, index) =>
+    subscribable.has(type) ? [] : [{ path: `events.${index}`, message: `${type} is not a subscribable event type` }],
+  );
   if (unknown.length > 0) {
     const names = unknown.map((e) => e.message.split(' ')[0]).join(', ');
-    throw new UnprocessableValidationError(`Unknown event type${unknown.length > 1 ? 's' : ''}: ${names}. Subscribable types: ${EVENT_TYPES.join(', ')}`, { errors: unknown });
+    throw new UnprocessableValidationError(
+      `Unknown event type${unknown.length > 1 ? 's' : ''}: ${names}. Subscribable types: ${EVENT_TYPES.join(', ')}`,
+      { errors: unknown },
+    );
   }
   return [...new Set(requested)] as EventType[];
 }

@@ -32,18 +32,28 @@ function toApiKey(row: ApiKeyRow): ApiKey {
   };
 }
 
-export type ApiKeyFilter = PageQuery & { status?: 'active' | 'revoked' | 'all'; search?: string; permission?: ApiKeyPermission };
+export type ApiKeyFilter = PageQuery & {
+  status?: 'active' | 'revoked' | 'all';
+  search?: string;
+  permission?: ApiKeyPermission;
+};
 
 export class ApiKeyRepository {
   constructor(private readonly knex: Knex) {}
 
   /** Keys with their latest request log id, found through the (api_key_id, id) index. */
   private select(): Knex.QueryBuilder {
-    const latestLog = this.knex('request_logs').max('id').where('api_key_id', this.knex.ref('api_keys.id')).as('last_used_request_log_id');
+    const latestLog = this.knex('request_logs')
+      .max('id')
+      .where('api_key_id', this.knex.ref('api_keys.id'))
+      .as('last_used_request_log_id');
     return this.knex('api_keys').select('api_keys.*', latestLog);
   }
 
-  async insert(key: Omit<ApiKey, 'lastUsedAt' | 'lastUsedRequestLogId'> & { tokenHash: string }, trx: Knex = this.knex): Promise<void> {
+  async insert(
+    key: Omit<ApiKey, 'lastUsedAt' | 'lastUsedRequestLogId'> & { tokenHash: string },
+    trx: Knex = this.knex,
+  ): Promise<void> {
     await trx('api_keys').insert({
       id: key.id,
       team_id: key.teamId,
@@ -63,7 +73,8 @@ export class ApiKeyRepository {
   }
 
   async findInTeam(teamId: string, id: string): Promise<ApiKey | undefined> {
-    const row = (await this.select().where({ 'api_keys.team_id': teamId, 'api_keys.id': id }).first()) as ApiKeyRow | undefined;
+    const row = (await this.select().where({ 'api_keys.team_id': teamId, 'api_keys.id': id }).first()) as
+      ApiKeyRow | undefined;
     return row ? toApiKey(row) : undefined;
   }
 

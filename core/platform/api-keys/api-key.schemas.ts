@@ -12,7 +12,11 @@ export const createApiKeySchema = z
   .strict()
   .superRefine((value, ctx) => {
     if (value.domain_id !== undefined && value.permission !== 'sending_access') {
-      ctx.addIssue({ code: 'custom', path: ['domain_id'], message: 'only a sending_access key can be pinned to a domain' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['domain_id'],
+        message: 'only a sending_access key can be pinned to a domain',
+      });
     }
   });
 

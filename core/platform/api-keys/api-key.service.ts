@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import type { LookupCache } from '../../../lib/cache/lookup-cache.js';
 import type { Clock } from '../../../lib/clock.js';
-import { InvalidApiKeyError, NotFoundError, RevokedApiKeyError, SuspendedApiKeyError, UnprocessableValidationError } from '../../../lib/errors.js';
+import {
+  InvalidApiKeyError,
+  NotFoundError,
+  RevokedApiKeyError,
+  SuspendedApiKeyError,
+  UnprocessableValidationError,
+} from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { Caller } from '../auth/caller.js';
 import { TeamRepository } from '../teams/team.repository.js';
@@ -32,7 +38,9 @@ export class ApiKeyService {
   async create(teamId: string, input: CreateApiKeyInput, trx?: Knex): Promise<{ id: string; token: string }> {
     // A pin must name a verified domain of this team (another team's id reads as unknown).
     if (input.domain_id !== undefined && !(await this.deps.findVerifiedDomain(teamId, input.domain_id))) {
-      throw new UnprocessableValidationError('domain_id must be a verified domain of this team', { errors: [{ path: 'domain_id', message: 'is not a verified domain of this team' }] });
+      throw new UnprocessableValidationError('domain_id must be a verified domain of this team', {
+        errors: [{ path: 'domain_id', message: 'is not a verified domain of this team' }],
+      });
     }
     const token = generateApiKeyToken();
     const id = newId();

@@ -2,7 +2,14 @@ import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Token prefixes of this interface (spec: OAuth client registration). */
-export const TOKEN_PREFIXES = { apiKey: 'svc_', accessToken: 'svco_', refreshToken: 'svcr_', authorizationCode: 'svcc_', clientId: 'svcoc_', registrationToken: 'svcor_' } as const;
+export const TOKEN_PREFIXES = {
+  apiKey: 'svc_',
+  accessToken: 'svco_',
+  refreshToken: 'svcr_',
+  authorizationCode: 'svcc_',
+  clientId: 'svcoc_',
+  registrationToken: 'svcor_',
+} as const;
 
 /** How many leading characters of a token are kept for recognition (prefix + 8). */
 export const KEY_PREFIX_LENGTH = TOKEN_PREFIXES.apiKey.length + 8;

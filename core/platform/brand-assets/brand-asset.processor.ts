@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { MAX_RASTER_BYTES, refuse, type BrandAssetProblem, type CheckedImage, type ImageCheck } from './brand-asset.types.js';
+import {
+  MAX_RASTER_BYTES,
+  refuse,
+  type BrandAssetProblem,
+  type CheckedImage,
+  type ImageCheck,
+} from './brand-asset.types.js';
 import { sniffImageType } from './image-type.sniffer.js';
 import { stripJpeg } from './jpeg.stripper.js';
 import { stripPng } from './png.stripper.js';
@@ -27,7 +33,8 @@ const FORMATS = {
 export function processBrandAsset(input: Buffer): BrandAssetResult {
   const type = sniffImageType(input);
   if (!type) return refuse<never>('unsupported image type: only PNG, JPEG and SVG are accepted') as BrandAssetResult;
-  if (type !== 'svg' && input.length > MAX_RASTER_BYTES) return refuse<never>(`file is larger than ${MAX_RASTER_BYTES / 1024} KB`) as BrandAssetResult;
+  if (type !== 'svg' && input.length > MAX_RASTER_BYTES)
+    return refuse<never>(`file is larger than ${MAX_RASTER_BYTES / 1024} KB`) as BrandAssetResult;
   const format = FORMATS[type];
   let checked: ImageCheck<CheckedImage>;
   try {
@@ -40,6 +47,13 @@ export function processBrandAsset(input: Buffer): BrandAssetResult {
   const { bytes, width, height } = checked.value;
   return {
     ok: true,
-    asset: { contentType: format.contentType, extension: format.extension, bytes, width, height, sha256: createHash('sha256').update(bytes).digest('hex') },
+    asset: {
+      contentType: format.contentType,
+      extension: format.extension,
+      bytes,
+      width,
+      height,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    },
   };
 }

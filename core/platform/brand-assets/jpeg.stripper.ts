@@ -60,7 +60,8 @@ export function stripJpeg(bytes: Buffer): ImageCheck<CheckedImage> {
     }
   }
   if (!size || !scanned || size.width < 1 || size.height < 1) return refuse(INVALID);
-  if (size.width > MAX_SIDE_PX || size.height > MAX_SIDE_PX) return refuse(`image is larger than ${MAX_SIDE_PX} pixels per side`);
+  if (size.width > MAX_SIDE_PX || size.height > MAX_SIDE_PX)
+    return refuse(`image is larger than ${MAX_SIDE_PX} pixels per side`);
   // A file cut off after its last scan still displays; close it properly.
   const last = out[out.length - 1]!;
   if (!(last.length === 2 && last[0] === 0xff && last[1] === 0xd9)) out.push(Buffer.from([0xff, 0xd9]));

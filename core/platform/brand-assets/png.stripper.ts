@@ -6,7 +6,27 @@ import { MAX_SIDE_PX, refuse, type CheckedImage, type ImageCheck } from './brand
  * Everything else (tEXt, zTXt, iTXt incl. XMP, eXIf, tIME, private chunks) is metadata and is
  * dropped, as is anything after IEND.
  */
-const KEPT = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND', 'tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'sBIT', 'pHYs', 'bKGD', 'hIST', 'cICP', 'mDCv', 'cLLi', 'acTL', 'fcTL', 'fdAT']);
+const KEPT = new Set([
+  'IHDR',
+  'PLTE',
+  'IDAT',
+  'IEND',
+  'tRNS',
+  'gAMA',
+  'cHRM',
+  'sRGB',
+  'iCCP',
+  'sBIT',
+  'pHYs',
+  'bKGD',
+  'hIST',
+  'cICP',
+  'mDCv',
+  'cLLi',
+  'acTL',
+  'fcTL',
+  'fdAT',
+]);
 const CRITICAL = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND']);
 const INVALID = 'file is not a valid PNG image';
 
@@ -22,7 +42,8 @@ function readChunks(bytes: Buffer): Chunk[] | undefined {
     if (length > 0x7fffffff || end > bytes.length) return undefined;
     const type = bytes.toString('latin1', offset + 4, offset + 8);
     if (!/^[A-Za-z]{4}$/.test(type)) return undefined;
-    if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== bytes.readUInt32BE(offset + 8 + length)) return undefined;
+    if (crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== bytes.readUInt32BE(offset + 8 + length))
+      return undefined;
     chunks.push({ type, start: offset, end });
     offset = end;
     if (type === 'IEND') return chunks;
@@ -32,7 +53,13 @@ function readChunks(bytes: Buffer): Chunk[] | undefined {
 
 export function stripPng(bytes: Buffer): ImageCheck<CheckedImage> {
   const chunks = readChunks(bytes);
-  if (!chunks || chunks[0]?.type !== 'IHDR' || chunks[0].end - chunks[0].start !== 25 || !chunks.some((c) => c.type === 'IDAT')) return refuse(INVALID);
+  if (
+    !chunks ||
+    chunks[0]?.type !== 'IHDR' ||
+    chunks[0].end - chunks[0].start !== 25 ||
+    !chunks.some((c) => c.type === 'IDAT')
+  )
+    return refuse(INVALID);
   // An unknown critical chunk (upper-case first letter) means a decoder must not show the image.
   if (chunks.some((c) => c.type[0] === c.type[0]!.toUpperCase() && !CRITICAL.has(c.type))) return refuse(INVALID);
   const width = bytes.readUInt32BE(chunks[0].start + 8);

@@ -12,13 +12,25 @@ const MESSAGES = {
   script: 'scripts are not allowed (<script> elements, event handler attributes, javascript: URLs)',
   link: 'links are not allowed (<a> elements and href attributes pointing outside the file)',
   animation: 'animation is not allowed (<animate>, <set> and similar elements, CSS animations)',
-  external: 'external references are not allowed (outside URLs, url() and @import, <foreignObject>, embedded documents)',
+  external:
+    'external references are not allowed (outside URLs, url() and @import, <foreignObject>, embedded documents)',
   data: 'data: URLs are not allowed',
 } as const;
 
 const ANIMATION = new Set(['animate', 'animatemotion', 'animatetransform', 'animatecolor', 'set', 'discard']);
 const EMBEDDING = new Set(['foreignobject', 'iframe', 'embed', 'object', 'audio', 'video']);
-const REFERENCING = new Set(['image', 'use', 'feimage', 'tref', 'textpath', 'mpath', 'pattern', 'lineargradient', 'radialgradient', 'filter']);
+const REFERENCING = new Set([
+  'image',
+  'use',
+  'feimage',
+  'tref',
+  'textpath',
+  'mpath',
+  'pattern',
+  'lineargradient',
+  'radialgradient',
+  'filter',
+]);
 
 const localName = (name: string) => name.slice(name.lastIndexOf(':') + 1).toLowerCase();
 const isFragment = (value: string) => value.trim().startsWith('#');
@@ -28,7 +40,8 @@ function cssProblems(css: string): string[] {
   const found: string[] = [];
   const squashed = css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\\/g, '');
   if (/@import/i.test(squashed)) found.push(MESSAGES.external);
-  for (const match of squashed.matchAll(/url\(\s*(['"]?)([^)'"]*)\1\s*\)/gi)) if (!isFragment(match[2]!)) found.push(MESSAGES.external);
+  for (const match of squashed.matchAll(/url\(\s*(['"]?)([^)'"]*)\1\s*\)/gi))
+    if (!isFragment(match[2]!)) found.push(MESSAGES.external);
   if (/@(-\w+-)?keyframes|(^|[\s;{])animation(-name)?\s*:/i.test(squashed)) found.push(MESSAGES.animation);
   if (/expression\s*\(|javascript\s*:|behaviou?r\s*:|-moz-binding/i.test(squashed)) found.push(MESSAGES.script);
   return found;
@@ -42,7 +55,8 @@ function attributeProblems(element: string, name: string, value: string): string
   if (compact.includes('javascript:') || compact.includes('vbscript:')) found.push(MESSAGES.script);
   if (compact.startsWith('data:')) found.push(MESSAGES.data);
   if (attr === 'href' || attr === 'src') {
-    if (!isFragment(value)) found.push(element === 'a' ? MESSAGES.link : REFERENCING.has(element) ? MESSAGES.external : MESSAGES.link);
+    if (!isFragment(value))
+      found.push(element === 'a' ? MESSAGES.link : REFERENCING.has(element) ? MESSAGES.external : MESSAGES.link);
   }
   if (attr === 'style') found.push(...cssProblems(value));
   else if (/url\(/i.test(value)) found.push(...cssProblems(`x:${value}`).filter((m) => m === MESSAGES.external));
@@ -58,7 +72,9 @@ function elementProblems(name: string): string[] {
 }
 
 /** Walks the tokens: nesting must balance and the one root must be <svg>. */
-function structureAndProblems(tokens: SvgToken[]): { problems: string[]; root?: Extract<SvgToken, { kind: 'open' }> } | undefined {
+function structureAndProblems(
+  tokens: SvgToken[],
+): { problems: string[]; root?: Extract<SvgToken, { kind: 'open' }> } | undefined {
   const problems: string[] = [];
   const stack: string[] = [];
   let root: Extract<SvgToken, { kind: 'open' }> | undefined;
@@ -73,7 +89,8 @@ function structureAndProblems(tokens: SvgToken[]): { problems: string[]; root?: 
       const name = localName(token.name);
       root ??= token;
       problems.push(...elementProblems(name));
-      for (const attribute of token.attributes) problems.push(...attributeProblems(name, attribute.name, attribute.value));
+      for (const attribute of token.attributes)
+        problems.push(...attributeProblems(name, attribute.name, attribute.value));
       if (!token.selfClosing) stack.push(name);
     } else if (token.kind === 'close') {
       if (stack.pop() !== localName(token.name)) return undefined;
@@ -90,8 +107,13 @@ function dimensions(root: Extract<SvgToken, { kind: 'open' }>): { width: number 
     const match = value ? /^(\d+(?:\.\d+)?)(px)?$/.exec(value) : null;
     return match ? Math.round(Number(match[1])) : null;
   };
-  const box = attr('viewbox')?.split(/[\s,]+/).map(Number);
-  const fromBox = box && box.length === 4 && box.every(Number.isFinite) ? { width: Math.round(box[2]!), height: Math.round(box[3]!) } : null;
+  const box = attr('viewbox')
+    ?.split(/[\s,]+/)
+    .map(Number);
+  const fromBox =
+    box && box.length === 4 && box.every(Number.isFinite)
+      ? { width: Math.round(box[2]!), height: Math.round(box[3]!) }
+      : null;
   return { width: px(attr('width')) ?? fromBox?.width ?? null, height: px(attr('height')) ?? fromBox?.height ?? null };
 }
 

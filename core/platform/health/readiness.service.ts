@@ -9,7 +9,9 @@ export type Readiness = { status: 'ok' | 'degraded'; version: string; env: strin
 const CHECK_TIMEOUT_MS = 2000;
 
 export class ReadinessService {
-  constructor(private readonly deps: { knex: Knex; kv: KeyValueStore; blobs: FileBlobStore; version: string; env: string }) {}
+  constructor(
+    private readonly deps: { knex: Knex; kv: KeyValueStore; blobs: FileBlobStore; version: string; env: string },
+  ) {}
 
   health(): Health {
     return { status: 'ok', version: this.deps.version, env: this.deps.env };
@@ -24,7 +26,13 @@ export class ReadinessService {
       this.run('spool', () => this.deps.blobs.checkWritable()),
     ]);
     const failed = checks.filter((check) => !check.ok).map((check) => check.name);
-    return { status: failed.length === 0 ? 'ok' : 'degraded', version: this.deps.version, env: this.deps.env, checks, failed };
+    return {
+      status: failed.length === 0 ? 'ok' : 'degraded',
+      version: this.deps.version,
+      env: this.deps.env,
+      checks,
+      failed,
+    };
   }
 
   private async run(name: string, probe: () => Promise<void>): Promise<Check> {

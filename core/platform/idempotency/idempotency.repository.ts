@@ -12,7 +12,16 @@ export type IdempotencyRow = {
   responseBody: string | null;
 };
 
-type Raw = { id: string; fingerprint: string; state: string; owner: string | null; locked_until: unknown; expires_at: unknown; response_status: number | null; response_body: string | null };
+type Raw = {
+  id: string;
+  fingerprint: string;
+  state: string;
+  owner: string | null;
+  locked_until: unknown;
+  expires_at: unknown;
+  response_status: number | null;
+  response_body: string | null;
+};
 
 const toRow = (raw: Raw): IdempotencyRow => ({
   id: raw.id,
@@ -32,7 +41,16 @@ export class IdempotencyRepository {
   constructor(private readonly knex: Knex) {}
 
   /** Throws the driver's unique violation when the key is taken. */
-  async insertClaim(claim: { id: string; teamId: string; keyHash: string; fingerprint: string; owner: string; lockedUntil: Date; createdAt: Date; expiresAt: Date }): Promise<void> {
+  async insertClaim(claim: {
+    id: string;
+    teamId: string;
+    keyHash: string;
+    fingerprint: string;
+    owner: string;
+    lockedUntil: Date;
+    createdAt: Date;
+    expiresAt: Date;
+  }): Promise<void> {
     await this.knex('idempotency_keys').insert({
       id: claim.id,
       team_id: claim.teamId,
@@ -47,7 +65,8 @@ export class IdempotencyRepository {
   }
 
   async find(teamId: string, keyHash: string): Promise<IdempotencyRow | undefined> {
-    const raw = (await this.knex('idempotency_keys').where({ team_id: teamId, key_hash: keyHash }).first()) as Raw | undefined;
+    const raw = (await this.knex('idempotency_keys').where({ team_id: teamId, key_hash: keyHash }).first()) as
+      Raw | undefined;
     return raw ? toRow(raw) : undefined;
   }
 
@@ -82,6 +101,11 @@ export class IdempotencyRepository {
   }
 
   async purgeExpiredBefore(now: Date, batch: number): Promise<number> {
-    return deleteInBatches(this.knex, 'idempotency_keys', () => this.knex('idempotency_keys').select('id').where('expires_at', '<', now), batch);
+    return deleteInBatches(
+      this.knex,
+      'idempotency_keys',
+      () => this.knex('idempotency_keys').select('id').where('expires_at', '<', now),
+      batch,
+    );
   }
 }

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
-import { isUniqueViolation } from '../../../db/dialect.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
-import { ConcurrentIdempotentRequestsError, InvalidIdempotencyKeyError, InvalidIdempotentRequestError } from '../../../lib/errors.js';
+import {
+  ConcurrentIdempotentRequestsError,
+  InvalidIdempotencyKeyError,
+  InvalidIdempotentRequestError,
+} from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { ProcessLease } from '../leases/process-lease.js';
 import { IdempotencyRepository, type Completion, type IdempotencyRow } from './idempotency.repository.js';
@@ -29,7 +33,8 @@ export type StoredResponse = { status: number; body: unknown };
 export type Claim = { kind: 'claimed'; id: string; owner: string } | { kind: 'replay'; response: StoredResponse };
 
 export function validateIdempotencyKey(key: string): void {
-  if (key.length < 1 || key.length > 256) throw new InvalidIdempotencyKeyError('Idempotency-Key must be 1 to 256 characters');
+  if (key.length < 1 || key.length > 256)
+    throw new InvalidIdempotencyKeyError('Idempotency-Key must be 1 to 256 characters');
 }
 
 /** What makes two requests "the same": method, route path and the exact body bytes. */
@@ -37,7 +42,8 @@ export function requestFingerprint(method: string, path: string, rawBody: Buffer
   return createHash('sha256').update(`${method} ${path}\n`).update(rawBody).digest('hex');
 }
 
-const inProgress = () => new ConcurrentIdempotentRequestsError('Another request with this Idempotency-Key is in progress');
+const inProgress = () =>
+  new ConcurrentIdempotentRequestsError('Another request with this Idempotency-Key is in progress');
 
 /** The unit-of-work writer of completions: a claim taken over meanwhile fails the whole unit. */
 async function writeCompletions(trx: Knex.Transaction, completions: Completion[]): Promise<void> {
@@ -60,7 +66,16 @@ export class IdempotencyService {
       const id = newId();
       const now = this.deps.clock.now();
       try {
-        await this.repository.insertClaim({ id, teamId, keyHash, fingerprint, owner, lockedUntil: new Date(now.getTime() + LOCK_MS), createdAt: now, expiresAt: new Date(now.getTime() + REPLAY_WINDOW_MS) });
+        await this.repository.insertClaim({
+          id,
+          teamId,
+          keyHash,
+          fingerprint,
+          owner,
+          lockedUntil: new Date(now.getTime() + LOCK_MS),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + REPLAY_WINDOW_MS),
+        });
         return { kind: 'claimed', id, owner };
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
@@ -72,20 +87,34 @@ export class IdempotencyService {
   }
 
   /** Looks at the row that won; undefined means "it is gone or expired, try to claim again". */
-  private async resolveExisting(teamId: string, keyHash: string, fingerprint: string, owner: string, now: Date): Promise<Claim | undefined> {
+  private async resolveExisting(
+    teamId: string,
+    keyHash: string,
+    fingerprint: string,
+    owner: string,
+    now: Date,
+  ): Promise<Claim | undefined> {
     const row = await this.repository.find(teamId, keyHash);
     if (!row) return undefined;
     if (row.expiresAt <= now) {
       await this.repository.remove(row.id);
       return undefined;
     }
-    if (row.fingerprint !== fingerprint) throw new InvalidIdempotentRequestError('This Idempotency-Key was already used with a different request');
+    if (row.fingerprint !== fingerprint)
+      throw new InvalidIdempotentRequestError('This Idempotency-Key was already used with a different request');
     if (row.state === 'done') {
-      return { kind: 'replay', response: { status: Number(row.responseStatus), body: row.responseBody === null ? null : JSON.parse(row.responseBody) } };
+      return {
+        kind: 'replay',
+        response: {
+          status: Number(row.responseStatus),
+          body: row.responseBody === null ? null : JSON.parse(row.responseBody),
+        },
+      };
     }
     if (!(await this.holderIsGone(row, now))) throw inProgress();
     // The process holding the claim died (or hung past LOCK_MS): take it over, once.
-    if (await this.repository.takeOver(row, owner, new Date(now.getTime() + LOCK_MS))) return { kind: 'claimed', id: row.id, owner };
+    if (await this.repository.takeOver(row, owner, new Date(now.getTime() + LOCK_MS)))
+      return { kind: 'claimed', id: row.id, owner };
     throw inProgress();
   }
 
@@ -96,7 +125,11 @@ export class IdempotencyService {
 
   /** The claim's answer, stored by the transaction that commits `unit` (see the class comment). */
   completeWithin(unit: UnitOfWork, claim: Extract<Claim, { kind: 'claimed' }>, response: StoredResponse): void {
-    unit.write<Completion>('idempotency_completions', { id: claim.id, owner: claim.owner, status: response.status, body: response.body }, writeCompletions);
+    unit.write<Completion>(
+      'idempotency_completions',
+      { id: claim.id, owner: claim.owner, status: response.status, body: response.body },
+      writeCompletions,
+    );
   }
 
   async release(claim: Extract<Claim, { kind: 'claimed' }>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '../../../db/dialect.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 
 /**
  * A database lease per job name, so that with schedulers on several nodes each run of a job

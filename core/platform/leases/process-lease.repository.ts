@@ -9,13 +9,22 @@ export class ProcessLeaseRepository {
   async upsert(lease: { id: string; node: string; pid: number; startedAt: Date; expiresAt: Date }): Promise<void> {
     const updated = await this.knex('process_leases').where({ id: lease.id }).update({ expires_at: lease.expiresAt });
     if (updated === 0) {
-      await this.knex('process_leases').insert({ id: lease.id, node: lease.node, pid: lease.pid, started_at: lease.startedAt, expires_at: lease.expiresAt });
+      await this.knex('process_leases').insert({
+        id: lease.id,
+        node: lease.node,
+        pid: lease.pid,
+        started_at: lease.startedAt,
+        expires_at: lease.expiresAt,
+      });
     }
   }
 
   async find(id: string): Promise<ProcessLeaseRow | undefined> {
-    const row = (await this.knex('process_leases').where({ id }).first()) as { id: string; node: string; pid: number; expires_at: unknown } | undefined;
-    return row ? { id: row.id, node: row.node, pid: Number(row.pid), expiresAt: readTimestamp(row.expires_at) } : undefined;
+    const row = (await this.knex('process_leases').where({ id }).first()) as
+      { id: string; node: string; pid: number; expires_at: unknown } | undefined;
+    return row
+      ? { id: row.id, node: row.node, pid: Number(row.pid), expiresAt: readTimestamp(row.expires_at) }
+      : undefined;
   }
 
   async remove(id: string): Promise<void> {

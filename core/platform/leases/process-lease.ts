@@ -23,7 +23,10 @@ export class ProcessLease {
   private registered: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(knex: Knex, private readonly onRenewFailed: (err: unknown) => void = () => {}) {
+  constructor(
+    knex: Knex,
+    private readonly onRenewFailed: (err: unknown) => void = () => {},
+  ) {
     this.repository = new ProcessLeaseRepository(knex);
   }
 
@@ -42,7 +45,13 @@ export class ProcessLease {
   }
 
   private renew(now: Date): Promise<void> {
-    return this.repository.upsert({ id: this.id, node: hostname(), pid: process.pid, startedAt: now, expiresAt: new Date(now.getTime() + TTL_MS) });
+    return this.repository.upsert({
+      id: this.id,
+      node: hostname(),
+      pid: process.pid,
+      startedAt: now,
+      expiresAt: new Date(now.getTime() + TTL_MS),
+    });
   }
 
   /** Whether the process holding lease `id` is gone: no row, expired, or its pid dead on this node. */

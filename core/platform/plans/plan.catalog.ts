@@ -15,11 +15,49 @@ export type PlanLimits = {
 export type Plan = { code: string; name: string; limits: PlanLimits; monthlyCap: boolean };
 
 export const PLANS: readonly Plan[] = [
-  { code: 'free', name: 'Free', limits: { included_emails: 3000, daily_cap: 100, domain_limit: 1, webhook_endpoint_limit: 1, retention_days: 30 }, monthlyCap: true },
-  { code: 'pro', name: 'Pro', limits: { included_emails: 50000, daily_cap: null, domain_limit: 10, webhook_endpoint_limit: 10, retention_days: 90 }, monthlyCap: false },
-  { code: 'scale', name: 'Scale', limits: { included_emails: 100000, daily_cap: null, domain_limit: 1000, webhook_endpoint_limit: 20, retention_days: 180 }, monthlyCap: false },
+  {
+    code: 'free',
+    name: 'Free',
+    limits: { included_emails: 3000, daily_cap: 100, domain_limit: 1, webhook_endpoint_limit: 1, retention_days: 30 },
+    monthlyCap: true,
+  },
+  {
+    code: 'pro',
+    name: 'Pro',
+    limits: {
+      included_emails: 50000,
+      daily_cap: null,
+      domain_limit: 10,
+      webhook_endpoint_limit: 10,
+      retention_days: 90,
+    },
+    monthlyCap: false,
+  },
+  {
+    code: 'scale',
+    name: 'Scale',
+    limits: {
+      included_emails: 100000,
+      daily_cap: null,
+      domain_limit: 1000,
+      webhook_endpoint_limit: 20,
+      retention_days: 180,
+    },
+    monthlyCap: false,
+  },
   // The operator's own teams on their own hardware: no caps beyond what the machine can do.
-  { code: 'unlimited', name: 'Unlimited', limits: { included_emails: 1_000_000_000, daily_cap: null, domain_limit: 100000, webhook_endpoint_limit: 100, retention_days: 365 }, monthlyCap: false },
+  {
+    code: 'unlimited',
+    name: 'Unlimited',
+    limits: {
+      included_emails: 1_000_000_000,
+      daily_cap: null,
+      domain_limit: 100000,
+      webhook_endpoint_limit: 100,
+      retention_days: 365,
+    },
+    monthlyCap: false,
+  },
 ];
 
 const byCode = new Map(PLANS.map((plan) => [plan.code, plan]));

@@ -17,7 +17,10 @@ export type RateDecision = {
  * The bucket lives in the KeyValueStore, so with Redis it is shared by every API process.
  */
 export class RateLimiter {
-  constructor(private readonly kv: KeyValueStore, private readonly perSecond: number) {}
+  constructor(
+    private readonly kv: KeyValueStore,
+    private readonly perSecond: number,
+  ) {}
 
   async take(subject: { teamId: string } | { ip: string }): Promise<RateDecision> {
     const key = 'teamId' in subject ? `rate:team:${subject.teamId}` : `rate:ip:${subject.ip}`;

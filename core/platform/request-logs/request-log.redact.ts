@@ -12,7 +12,8 @@ import { TOKEN_PATTERN } from '../api-keys/api-key.tokens.js';
  * - message content (subject, html, text, base64 content, template variable values, custom
  *   header values) becomes { bytes }, attachments become { filename, size, sha256 }.
  */
-const SECRET_NAME = /pass(word|wd|phrase)?$|secret|token|api[_-]?key|private[_-]?key|^key$|_key$|credential|authorization/i;
+const SECRET_NAME =
+  /pass(word|wd|phrase)?$|secret|token|api[_-]?key|private[_-]?key|^key$|_key$|credential|authorization/i;
 const CONTENT_FIELDS = new Set(['subject', 'html', 'text', 'content']);
 const MEASURED_MAPS = new Set(['variables', 'headers']);
 
@@ -90,7 +91,8 @@ function measureLeaf(value: Json): Json {
 function measure(value: Json, key: string | undefined): Json {
   if (key && CONTENT_FIELDS.has(key) && value !== null && typeof value !== 'object') return measureLeaf(value);
   if (key === 'attachments' && Array.isArray(value)) return value.map(measureAttachment);
-  if (key && MEASURED_MAPS.has(key) && value && typeof value === 'object' && !Array.isArray(value)) return measureMap(value);
+  if (key && MEASURED_MAPS.has(key) && value && typeof value === 'object' && !Array.isArray(value))
+    return measureMap(value);
   // Items of other arrays are measured by their own fields (e.g. template variable declarations).
   if (Array.isArray(value)) return value.map((item) => measure(item, key && CONTENT_FIELDS.has(key) ? key : undefined));
   if (value && typeof value === 'object') {

@@ -21,7 +21,19 @@ type RequestLogRow = {
   email_id?: string | null;
 };
 
-const LIST_COLUMNS = ['id', 'team_id', 'api_key_id', 'created_at', 'endpoint', 'method', 'response_status', 'user_agent', 'source', 'request_id', 'latency_ms'];
+const LIST_COLUMNS = [
+  'id',
+  'team_id',
+  'api_key_id',
+  'created_at',
+  'endpoint',
+  'method',
+  'response_status',
+  'user_agent',
+  'source',
+  'request_id',
+  'latency_ms',
+];
 
 function toLog(row: RequestLogRow): RequestLog {
   return {
@@ -73,7 +85,8 @@ export class RequestLogRepository {
 
   /** Several logs in multi-row INSERTs (the group committer writes a group's logs at once). */
   async insertMany(logs: RequestLog[]): Promise<void> {
-    for (let i = 0; i < logs.length; i += INSERT_CHUNK) await this.knex('request_logs').insert(logs.slice(i, i + INSERT_CHUNK).map(toRow));
+    for (let i = 0; i < logs.length; i += INSERT_CHUNK)
+      await this.knex('request_logs').insert(logs.slice(i, i + INSERT_CHUNK).map(toRow));
   }
 
   async findInTeam(teamId: string, id: string): Promise<RequestLog | undefined> {

@@ -6,7 +6,11 @@ export const listLogsQuerySchema = withPageRules(
   z
     .object({
       ...pageQueryShape,
-      status: z.string().regex(/^\d{3}$/, 'must be an HTTP status code such as 200').transform(Number).optional(),
+      status: z
+        .string()
+        .regex(/^\d{3}$/, 'must be an HTTP status code such as 200')
+        .transform(Number)
+        .optional(),
       source: z.string().min(1).max(64).optional(),
       exclude_source: z.string().min(1).max(64).optional(),
       user_agent: z.string().min(1).max(512).optional(),

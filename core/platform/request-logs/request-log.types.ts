@@ -15,7 +15,21 @@ export type RequestLog = {
   emailId: string | null;
 };
 
-const SDK_LANGUAGES = new Set(['node', 'python', 'ruby', 'go', 'php', 'java', 'rust', 'elixir', 'dotnet', 'swift', 'kotlin', 'laravel', 'django']);
+const SDK_LANGUAGES = new Set([
+  'node',
+  'python',
+  'ruby',
+  'go',
+  'php',
+  'java',
+  'rust',
+  'elixir',
+  'dotnet',
+  'swift',
+  'kotlin',
+  'laravel',
+  'django',
+]);
 
 /** `source` of a request: an SDK named by its User-Agent, else the plain API. */
 export function sourceOf(userAgent: string | undefined, viaDashboard = false): string {

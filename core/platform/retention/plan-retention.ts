@@ -13,10 +13,20 @@ export async function purgeByPlanRetention(knex: Knex, table: string, now: Date,
     total += await deleteInBatches(
       knex,
       table,
-      () => knex(table).select(`${table}.id`).join('teams', 'teams.id', `${table}.team_id`).where('teams.plan_code', plan.code).where(`${table}.created_at`, '<', before),
+      () =>
+        knex(table)
+          .select(`${table}.id`)
+          .join('teams', 'teams.id', `${table}.team_id`)
+          .where('teams.plan_code', plan.code)
+          .where(`${table}.created_at`, '<', before),
       batch,
     );
   }
-  total += await deleteInBatches(knex, table, () => knex(table).select(`${table}.id`).leftJoin('teams', 'teams.id', `${table}.team_id`).whereNull('teams.id'), batch);
+  total += await deleteInBatches(
+    knex,
+    table,
+    () => knex(table).select(`${table}.id`).leftJoin('teams', 'teams.id', `${table}.team_id`).whereNull('teams.id'),
+    batch,
+  );
   return total;
 }

@@ -1,7 +1,14 @@
 import type { Knex } from 'knex';
 import { readBoolean, readJson, readTimestamp, writeJson } from '../../../db/dialect.js';
 import { planOrFree } from '../plans/plan.catalog.js';
-import { EMPTY_BRAND_KIT, type BrandKit, type PostalAddress, type RiskState, type Team, type TeamMember } from './team.types.js';
+import {
+  EMPTY_BRAND_KIT,
+  type BrandKit,
+  type PostalAddress,
+  type RiskState,
+  type Team,
+  type TeamMember,
+} from './team.types.js';
 
 type TeamRow = {
   id: string;

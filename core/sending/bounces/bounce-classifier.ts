@@ -1,5 +1,12 @@
 import { BOUNCE_RULES } from './bounce-rules.js';
-import type { BounceCategory, BounceRule, DelayType, DeliveryVerdict, ParsedReply, ReplyInput } from './bounce.types.js';
+import type {
+  BounceCategory,
+  BounceRule,
+  DelayType,
+  DeliveryVerdict,
+  ParsedReply,
+  ReplyInput,
+} from './bounce.types.js';
 import { CONNECTION_RULES } from './connection-rules.js';
 import { diagnosticCode, matchText, parseReply } from './reply-parser.js';
 
@@ -23,7 +30,8 @@ const MESSAGES: Record<BounceCategory, string> = {
   greylisted: "The recipient's mail server asked for the message to be sent again later (greylisting).",
   domain_unknown: "The recipient's domain does not exist or does not receive mail.",
   relay_denied: "The recipient's mail server refused to accept mail for this domain (relay denied).",
-  auth_failure: "The recipient's mail server refused the message because the sender's authentication (SPF, DKIM, DMARC or reverse DNS) failed.",
+  auth_failure:
+    "The recipient's mail server refused the message because the sender's authentication (SPF, DKIM, DMARC or reverse DNS) failed.",
   content_rejected: "The recipient's mail server rejected the content of the message.",
   connection_failure: "The recipient's mail server could not be reached.",
   unknown_temporary: "The recipient's mail server reported a temporary failure.",
@@ -113,12 +121,18 @@ function failureParts(failure: ConnectionFailure): { code: string; message: stri
 export function classifyConnectionFailure(failure: ConnectionFailure): DeliveryVerdict {
   const { code, message } = failureParts(failure);
   const text = `${code} ${message}`.trim();
-  const rule = CONNECTION_RULES.find((candidate) => candidate.match.test(text)) ?? CONNECTION_RULES[CONNECTION_RULES.length - 1]!;
+  const rule =
+    CONNECTION_RULES.find((candidate) => candidate.match.test(text)) ?? CONNECTION_RULES[CONNECTION_RULES.length - 1]!;
   return {
     rule: rule.id,
     category: 'connection_failure',
     action: 'defer',
-    bounce: { type: 'Transient', subType: 'General', message: text ? `${rule.message} (${text})` : rule.message, diagnosticCode: [] },
+    bounce: {
+      type: 'Transient',
+      subType: 'General',
+      message: text ? `${rule.message} (${text})` : rule.message,
+      diagnosticCode: [],
+    },
     delayType: 'TransientCommunicationFailure',
     blocklisting: false,
     hardBounce: false,

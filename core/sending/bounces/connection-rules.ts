@@ -18,13 +18,15 @@ export const CONNECTION_RULES: readonly ConnectionRule[] = [
     id: 'tls-certificate',
     match: /CERT_|certificate|self[- ]signed|altnames|UNABLE_TO_VERIFY/i,
     message: "TLS is required for this destination, but the server's certificate did not verify.",
-    example: "ETLS Error initiating TLS - Hostname/IP does not match certificate's altnames: Host: mx.example.org. is not in the cert's altnames: DNS:other.example.net",
+    example:
+      "ETLS Error initiating TLS - Hostname/IP does not match certificate's altnames: Host: mx.example.org. is not in the cert's altnames: DNS:other.example.net",
   },
   {
     id: 'tls-failure',
     match: /^ETLS\b|\bTLS\b|\bSSL\b|handshake/i,
     message: 'The TLS handshake with the server failed.',
-    example: 'ETLS Error initiating TLS - Client network socket disconnected before secure TLS connection was established',
+    example:
+      'ETLS Error initiating TLS - Client network socket disconnected before secure TLS connection was established',
   },
   {
     id: 'connection-refused',

@@ -13,7 +13,7 @@ const ENHANCED_CODE = /^#?([245]\.\d{1,3}\.\d{1,3})(?:\s+|$)/;
 export function parseReply(reply: ReplyInput): ParsedReply {
   const structured = typeof reply !== 'string';
   let code = structured ? reply.code : 0;
-  let enhanced = structured ? reply.enhanced ?? null : null;
+  let enhanced = structured ? (reply.enhanced ?? null) : null;
   const texts: string[] = [];
   for (const line of (structured ? reply.text : reply).split(/\r?\n/)) {
     let rest = line.trim();

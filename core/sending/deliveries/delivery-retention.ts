@@ -43,7 +43,12 @@ export class DeliveryRetention {
   async purgeAttempts(now: Date, batch = 1000): Promise<number> {
     const knex = this.deps.knex;
     const before = new Date(now.getTime() - this.deps.transcriptRetentionDays * DAY_MS);
-    return deleteInBatches(knex, 'delivery_attempts', () => knex('delivery_attempts').select('id').where('created_at', '<', before), batch);
+    return deleteInBatches(
+      knex,
+      'delivery_attempts',
+      () => knex('delivery_attempts').select('id').where('created_at', '<', before),
+      batch,
+    );
   }
 
   /** Settled deliveries past their team plan's window, and those of teams that no longer exist. */
@@ -53,9 +58,19 @@ export class DeliveryRetention {
     let total = 0;
     for (const plan of PLANS) {
       const before = new Date(now.getTime() - plan.limits.retention_days * DAY_MS);
-      total += await this.deleteDeliveries(() => settled().join('teams', 'teams.id', 'deliveries.team_id').where('teams.plan_code', plan.code).where('deliveries.created_at', '<', before), batch);
+      total += await this.deleteDeliveries(
+        () =>
+          settled()
+            .join('teams', 'teams.id', 'deliveries.team_id')
+            .where('teams.plan_code', plan.code)
+            .where('deliveries.created_at', '<', before),
+        batch,
+      );
     }
-    total += await this.deleteDeliveries(() => settled().leftJoin('teams', 'teams.id', 'deliveries.team_id').whereNull('teams.id'), batch);
+    total += await this.deleteDeliveries(
+      () => settled().leftJoin('teams', 'teams.id', 'deliveries.team_id').whereNull('teams.id'),
+      batch,
+    );
     return total;
   }
 
@@ -76,7 +91,8 @@ export class DeliveryRetention {
   async purgeEgressBlocks(now: Date): Promise<number> {
     const restCutoff = new Date(now.getTime() - REST_MEMORY_MS);
     const strikeCutoff = new Date(now.getTime() - STRIKE_MEMORY_MS);
-    return this.deps.knex('egress_blocks')
+    return this.deps
+      .knex('egress_blocks')
       .where((q) => q.where('blocked_until', '<=', now).where('updated_at', '<', restCutoff))
       .orWhere((q) => q.whereNull('blocked_until').where('updated_at', '<', strikeCutoff))
       .delete();

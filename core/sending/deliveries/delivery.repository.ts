@@ -34,13 +34,16 @@ const INSERT_CHUNK = 100;
 const CLAIMABLE: DeliveryState[] = ['queued', 'deferred', 'sending'];
 /** States an operator command may change: not settled ones, not one a worker holds right now. */
 const WAITING: DeliveryState[] = ['queued', 'deferred', 'held'];
+/** Not settled yet: what the queue holds. */
+const QUEUE_STATES: DeliveryState[] = ['queued', 'deferred', 'sending', 'held'];
 
 export class DeliveryRepository {
   constructor(private readonly knex: Knex) {}
 
   /** In multi-row INSERTs of INSERT_CHUNK rows (a hand-over of many emails stays within bind-variable limits). */
   async insertMany(deliveries: Delivery[]): Promise<void> {
-    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) await this.insertChunk(deliveries.slice(i, i + INSERT_CHUNK));
+    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK)
+      await this.insertChunk(deliveries.slice(i, i + INSERT_CHUNK));
   }
 
   private async insertChunk(deliveries: Delivery[]): Promise<void> {
@@ -102,7 +105,10 @@ export class DeliveryRepository {
     }
     let renewed = 0;
     for (const [owner, ids] of byOwner) {
-      renewed += await this.knex('deliveries').whereIn('id', ids).where({ lease_owner: owner, state: 'sending' }).update({ lease_until: leaseUntil, next_attempt_at: leaseUntil, updated_at: now });
+      renewed += await this.knex('deliveries')
+        .whereIn('id', ids)
+        .where({ lease_owner: owner, state: 'sending' })
+        .update({ lease_until: leaseUntil, next_attempt_at: leaseUntil, updated_at: now });
     }
     return renewed;
   }
@@ -115,12 +121,20 @@ export class DeliveryRepository {
     return updated === 1;
   }
 
-  async insertAttempt(delivery: Delivery, outcome: 'delivered' | 'deferred' | 'bounced', attempt: AttemptRecord, now: Date): Promise<void> {
+  async insertAttempt(
+    delivery: Delivery,
+    outcome: 'delivered' | 'deferred' | 'bounced',
+    attempt: AttemptRecord,
+    now: Date,
+  ): Promise<void> {
     await this.insertAttempts([{ delivery, outcome, attempt }], now);
   }
 
   /** The attempts of a settle, in multi-row INSERTs of INSERT_CHUNK rows. */
-  async insertAttempts(attempts: Array<{ delivery: Delivery; outcome: 'delivered' | 'deferred' | 'bounced'; attempt: AttemptRecord }>, now: Date): Promise<void> {
+  async insertAttempts(
+    attempts: Array<{ delivery: Delivery; outcome: 'delivered' | 'deferred' | 'bounced'; attempt: AttemptRecord }>,
+    now: Date,
+  ): Promise<void> {
     const rows = attempts.map(({ delivery, outcome, attempt }) => ({
       id: newId(),
       delivery_id: delivery.id,
@@ -134,7 +148,8 @@ export class DeliveryRepository {
       duration_ms: Math.round(attempt.durationMs),
       created_at: now,
     }));
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await this.knex('delivery_attempts').insert(rows.slice(i, i + INSERT_CHUNK));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+      await this.knex('delivery_attempts').insert(rows.slice(i, i + INSERT_CHUNK));
   }
 
   async ofEmail(emailId: string): Promise<Delivery[]> {
@@ -147,7 +162,8 @@ export class DeliveryRepository {
 
   /** The earliest time any claimable delivery is due, so an idle worker can sleep until then. */
   async nextDue(): Promise<Date | null> {
-    const row = (await this.knex('deliveries').whereIn('state', CLAIMABLE).min({ at: 'next_attempt_at' }).first()) as { at: unknown } | undefined;
+    const row = (await this.knex('deliveries').whereIn('state', CLAIMABLE).min({ at: 'next_attempt_at' }).first()) as
+      { at: unknown } | undefined;
     return row?.at ? readTimestamp(row.at) : null;
   }
 
@@ -183,19 +199,54 @@ export class DeliveryRepository {
     return (await this.knex('deliveries').where({ id }).whereIn('state', WAITING).delete()) === 1;
   }
 
+  /** When the longest-waiting due delivery became due (queued or deferred, due by `now`), if any. */
+  async oldestDue(now: Date): Promise<Date | null> {
+    const [row] = (await this.knex('deliveries')
+      .whereIn('state', ['queued', 'deferred'])
+      .where('next_attempt_at', '<=', now)
+      .min({ oldest: 'next_attempt_at' })) as Array<{ oldest: unknown }>;
+    return row?.oldest === null || row?.oldest === undefined ? null : readTimestamp(row.oldest);
+  }
+
+  /** Deliveries still in the queue (not settled) by state and lane: the index on (state, lane, ...) answers it. */
+  async queueDepth(): Promise<Array<{ state: string; lane: string; count: number }>> {
+    const rows = (await this.knex('deliveries')
+      .select('state', 'lane')
+      .count({ n: '*' })
+      .whereIn('state', QUEUE_STATES)
+      .groupBy('state', 'lane')) as Array<{ state: string; lane: string; n: number | string }>;
+    return rows.map((row) => ({ state: row.state, lane: row.lane, count: Number(row.n) }));
+  }
+
   /** Counts by state, destination and age, for `mailroom queue`. */
-  async summary(): Promise<{ byState: Record<string, number>; byDestination: Array<{ domain: string; state: string; count: number; oldest: Date }> }> {
-    const states = (await this.knex('deliveries').select('state').count({ n: '*' }).groupBy('state')) as Array<{ state: string; n: number | string }>;
+  async summary(): Promise<{
+    byState: Record<string, number>;
+    byDestination: Array<{ domain: string; state: string; count: number; oldest: Date }>;
+  }> {
+    const states = (await this.knex('deliveries').select('state').count({ n: '*' }).groupBy('state')) as Array<{
+      state: string;
+      n: number | string;
+    }>;
     const destinations = (await this.knex('deliveries')
       .select('recipient_domain', 'state')
       .count({ n: '*' })
       .min({ oldest: 'created_at' })
       .whereIn('state', ['queued', 'deferred', 'sending', 'held'])
       .groupBy('recipient_domain', 'state')
-      .orderBy('recipient_domain')) as Array<{ recipient_domain: string; state: string; n: number | string; oldest: unknown }>;
+      .orderBy('recipient_domain')) as Array<{
+      recipient_domain: string;
+      state: string;
+      n: number | string;
+      oldest: unknown;
+    }>;
     return {
       byState: Object.fromEntries(states.map((s) => [s.state, Number(s.n)])),
-      byDestination: destinations.map((d) => ({ domain: d.recipient_domain, state: d.state, count: Number(d.n), oldest: readTimestamp(d.oldest) })),
+      byDestination: destinations.map((d) => ({
+        domain: d.recipient_domain,
+        state: d.state,
+        count: Number(d.n),
+        oldest: readTimestamp(d.oldest),
+      })),
     };
   }
 }

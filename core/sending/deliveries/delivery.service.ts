@@ -2,14 +2,14 @@ import type { Knex } from 'knex';
 import { commitPart, GroupCommitter } from '../../../db/group-commit.js';
 import type { LookupCache } from '../../../lib/cache/lookup-cache.js';
 import type { Clock } from '../../../lib/clock.js';
-import type { EmailEventEntry, EmailEvents } from '../emails/email-events.js';
+import type { EmailTransition, EmailTransitions } from '../emails/email-transitions.js';
 import { EmailRepository } from '../emails/email.repository.js';
 import type { Email } from '../emails/email.types.js';
-import type { EventService } from '../../events/log/event.service.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import type { SuppressionService } from '../suppressions/suppression.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import { HandOverService, type HandOverResult, type HandOverTake } from './hand-over.service.js';
-import { retryConflicts } from './retry-conflicts.js';
+import { retryConflicts } from '../../../db/retry.js';
 import { settleRows } from './settle-rows.js';
 import { EgressBlockRepository } from './egress-block.repository.js';
 import type { AttemptRecord, BounceDetails, Delivery, Lane, QueueFilter } from './delivery.types.js';
@@ -17,8 +17,8 @@ import type { AttemptRecord, BounceDetails, Delivery, Lane, QueueFilter } from '
 export type DeliveryServiceDeps = {
   knex: Knex;
   clock: Clock;
-  events: EventService;
-  emailEvents: EmailEvents;
+  events: EventLog;
+  emailTransitions: EmailTransitions;
   suppressions: SuppressionService;
   /** A delivery not done after this long bounces. */
   maxQueueSeconds: number;
@@ -27,7 +27,11 @@ export type DeliveryServiceDeps = {
 };
 
 /** What a settle records besides the delivery rows: its events, and what commits with them. */
-type Announcement = { events: EmailEventEntry[]; delayNotified?: string[]; alongside?: (trx: Knex.Transaction) => Promise<void> };
+type Announcement = {
+  events: EmailTransition[];
+  delayNotified?: string[];
+  alongside?: (trx: Knex.Transaction) => Promise<void>;
+};
 
 /** One outcome waiting for the next settle group; `settled` is filled in by the group's write. */
 type SettleRequest = {
@@ -108,26 +112,48 @@ export class DeliveryService {
    * A temporary failure: retried at `nextAttemptAt`. The first deferral of a delivery announces
    * email.delivery_delayed; later ones are quiet.
    */
-  async deferred(email: Email, group: Delivery[], attempt: AttemptRecord, nextAttemptAt: Date, delayType: string): Promise<Delivery[]> {
+  async deferred(
+    email: Email,
+    group: Delivery[],
+    attempt: AttemptRecord,
+    nextAttemptAt: Date,
+    delayType: string,
+  ): Promise<Delivery[]> {
     return this.settle(group, attempt, 'deferred', { state: 'deferred', next_attempt_at: nextAttemptAt }, (settled) => {
       const first = settled.filter((d) => !d.delayNotified);
       if (first.length === 0) return { events: [] };
       const recipients = first.map((d) => d.recipient);
       const expirationTime = new Date(Math.min(...first.map((d) => d.expiresAt.getTime()))).toISOString();
       return {
-        events: [{ email, type: 'email.delivery_delayed', extra: { delay: { type: delayType, expirationTime, delayedRecipients: recipients } }, recipients }],
+        events: [
+          {
+            email,
+            type: 'email.delivery_delayed',
+            extra: { delay: { type: delayType, expirationTime, delayedRecipients: recipients } },
+            recipients,
+          },
+        ],
         delayNotified: first.map((d) => d.id),
       };
     });
   }
 
   /** A permanent failure (or expiry): email.bounced; a hard bounce suppresses the recipient, in the same transaction. */
-  async bounced(email: Email, group: Delivery[], attempt: AttemptRecord, bounce: BounceDetails, hard: boolean): Promise<Delivery[]> {
+  async bounced(
+    email: Email,
+    group: Delivery[],
+    attempt: AttemptRecord,
+    bounce: BounceDetails,
+    hard: boolean,
+  ): Promise<Delivery[]> {
     return this.settle(group, attempt, 'bounced', { state: 'bounced' }, (rows) => {
       const recipients = rows.map((d) => d.recipient);
       return {
         events: [{ email, type: 'email.bounced', extra: { bounce }, recipients }],
-        alongside: hard ? async (trx) => void (await this.deps.suppressions.addMany(email.teamId, recipients, 'bounce', email.id, trx)) : undefined,
+        alongside: hard
+          ? async (trx) =>
+              void (await this.deps.suppressions.addMany(email.teamId, recipients, 'bounce', email.id, trx))
+          : undefined,
       };
     });
   }
@@ -136,21 +162,35 @@ export class DeliveryService {
   async complained(email: Email, group: Delivery[], attempt: AttemptRecord): Promise<Delivery[]> {
     return this.settle(group, attempt, 'delivered', { state: 'delivered' }, (settled) => {
       const recipients = settled.map((d) => d.recipient);
-      return { events: [{ email, type: 'email.delivered', recipients }, { email, type: 'email.complained', recipients }] };
+      return {
+        events: [
+          { email, type: 'email.delivered', recipients },
+          { email, type: 'email.complained', recipients },
+        ],
+      };
     });
   }
 
   /** Not sent because the recipient is suppressed (the simulator's suppressed@). */
   async suppressed(email: Email, group: Delivery[], attempt: AttemptRecord, message: string): Promise<Delivery[]> {
     return this.settle(group, attempt, 'bounced', { state: 'suppressed' }, (settled) => ({
-      events: [{ email, type: 'email.suppressed', extra: { suppressed: { reason: 'suppressed', type: 'suppression_list', message, diagnosticCode: [] } }, recipients: settled.map((d) => d.recipient) }],
+      events: [
+        {
+          email,
+          type: 'email.suppressed',
+          extra: { suppressed: { reason: 'suppressed', type: 'suppression_list', message, diagnosticCode: [] } },
+          recipients: settled.map((d) => d.recipient),
+        },
+      ],
     }));
   }
 
   /** The email cannot be sent at all (its domain or stored message is gone): email.failed. */
   async failed(email: Email, group: Delivery[], attempt: AttemptRecord, reason: string): Promise<Delivery[]> {
     return this.settle(group, attempt, 'bounced', { state: 'failed' }, (settled) => ({
-      events: [{ email, type: 'email.failed', extra: { failed: { reason } }, recipients: settled.map((d) => d.recipient) }],
+      events: [
+        { email, type: 'email.failed', extra: { failed: { reason } }, recipients: settled.map((d) => d.recipient) },
+      ],
     }));
   }
 
@@ -169,7 +209,9 @@ export class DeliveryService {
     announce: SettleRequest['announce'],
   ): Promise<Delivery[]> {
     const request: SettleRequest = { group, attempt, outcome, changes, announce, settled: [] };
-    await retryConflicts(() => this.settles.commit([commitPart('settle', request, (trx, requests) => this.writeSettles(trx, requests))]));
+    await retryConflicts(() =>
+      this.settles.commit([commitPart('settle', request, (trx, requests) => this.writeSettles(trx, requests))]),
+    );
     return request.settled;
   }
 
@@ -177,7 +219,16 @@ export class DeliveryService {
   private async writeSettles(trx: Knex.Transaction, requests: SettleRequest[]): Promise<void> {
     const now = this.deps.clock.now();
     const rows = requests.flatMap(({ group, changes, attempt }) =>
-      group.map((delivery) => ({ delivery, row: { ...changes, attempts: delivery.attempts + 1, egress_ip: attempt.egressIp, last_reply: attempt.reply, updated_at: now } })),
+      group.map((delivery) => ({
+        delivery,
+        row: {
+          ...changes,
+          attempts: delivery.attempts + 1,
+          egress_ip: attempt.egressIp,
+          last_reply: attempt.reply,
+          updated_at: now,
+        },
+      })),
     );
     const settledIds = await settleRows(trx, rows, { optimistic: requests.length > 1 });
     const announcements: Announcement[] = [];
@@ -188,17 +239,36 @@ export class DeliveryService {
       if (request.settled.length > 0) announcements.push(request.announce(request.settled));
     }
     const repository = new DeliveryRepository(trx);
-    await repository.insertAttempts(requests.flatMap(({ settled, outcome, attempt }) => settled.map((delivery) => ({ delivery, outcome, attempt }))), now);
+    await repository.insertAttempts(
+      requests.flatMap(({ settled, outcome, attempt }) => settled.map((delivery) => ({ delivery, outcome, attempt }))),
+      now,
+    );
     const delayNotified = announcements.flatMap((a) => a.delayNotified ?? []);
     if (delayNotified.length > 0) await trx('deliveries').whereIn('id', delayNotified).update({ delay_notified: true });
-    await this.deps.emailEvents.recordMany(trx, announcements.flatMap((a) => a.events));
+    await this.deps.emailTransitions.recordMany(
+      trx,
+      announcements.flatMap((a) => a.events),
+    );
     for (const { alongside } of announcements) await alongside?.(trx);
   }
 
   /** A blocklisting-style rejection of `egressIp` by `destination` (see EgressBlockRepository). */
-  async strikeEgress(egressIp: string, destination: string, reply: string, threshold: number, restSeconds: number): Promise<void> {
+  async strikeEgress(
+    egressIp: string,
+    destination: string,
+    reply: string,
+    threshold: number,
+    restSeconds: number,
+  ): Promise<void> {
     const now = this.deps.clock.now();
-    await this.blocks.strike(egressIp, destination, reply, threshold, new Date(now.getTime() + restSeconds * 1000), now);
+    await this.blocks.strike(
+      egressIp,
+      destination,
+      reply,
+      threshold,
+      new Date(now.getTime() + restSeconds * 1000),
+      now,
+    );
   }
 
   /**
@@ -230,6 +300,16 @@ export class DeliveryService {
     return this.repository.summary();
   }
 
+  /** Unsettled deliveries by state and lane, for the metrics. */
+  queueDepth(): Promise<Array<{ state: string; lane: string; count: number }>> {
+    return this.repository.queueDepth();
+  }
+
+  /** The due delivery that has waited longest: when it became due (null: nothing is overdue). */
+  oldestDue(now: Date): Promise<Date | null> {
+    return this.repository.oldestDue(now);
+  }
+
   /** Removes waiting deliveries; each email affected records email.failed for those recipients. */
   async purge(filter: QueueFilter, reason = 'Removed from the queue by the operator'): Promise<number> {
     let purged = 0;
@@ -240,7 +320,10 @@ export class DeliveryService {
         const email = await this.emails.findById(delivery.emailId);
         const removed = await this.deps.knex.transaction(async (trx) => {
           if (!(await new DeliveryRepository(trx).deleteWaiting(delivery.id))) return false;
-          if (email) await this.deps.emailEvents.record(trx, email, 'email.failed', { failed: { reason } }, [delivery.recipient]);
+          if (email)
+            await this.deps.emailTransitions.record(trx, email, 'email.failed', { failed: { reason } }, [
+              delivery.recipient,
+            ]);
           return true;
         });
         if (removed) purged++;

@@ -1,5 +1,14 @@
 /** Where one recipient's copy of an email is in the outbound queue. */
-export const DELIVERY_STATES = ['queued', 'deferred', 'sending', 'delivered', 'bounced', 'held', 'suppressed', 'failed'] as const;
+export const DELIVERY_STATES = [
+  'queued',
+  'deferred',
+  'sending',
+  'delivered',
+  'bounced',
+  'held',
+  'suppressed',
+  'failed',
+] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** Transactional mail is claimed first and from slots bulk mail (broadcasts) cannot take. */

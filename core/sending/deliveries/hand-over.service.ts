@@ -6,7 +6,7 @@ import { parseMailbox } from '../../shared/addresses/mailbox.js';
 import { emailEventData } from '../emails/email-event-data.js';
 import { EmailRepository } from '../emails/email.repository.js';
 import type { Email } from '../emails/email.types.js';
-import type { EventService } from '../../events/log/event.service.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import type { Delivery, Lane } from './delivery.types.js';
 import { takeQueuedEmails } from './hand-over.js';
@@ -35,7 +35,7 @@ const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1
 export class HandOverService {
   private readonly emails: EmailRepository;
 
-  constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventService; maxQueueSeconds: number }) {
+  constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventLog; maxQueueSeconds: number }) {
     this.emails = new EmailRepository(deps.knex);
   }
 
@@ -67,11 +67,22 @@ export class HandOverService {
   private together(emails: Email[], lane: Lane, take: HandOverTake | undefined): Promise<HandOverResult> {
     const now = this.deps.clock.now();
     return this.deps.knex.transaction(async (trx) => {
-      const moved = new Set(await takeQueuedEmails(trx, emails.map((email) => email.id), now));
-      const handed = emails.filter((email) => moved.has(email.id)).map((email) => ({ email, deliveries: this.deliveriesOf(email, lane, now) }));
+      const moved = new Set(
+        await takeQueuedEmails(
+          trx,
+          emails.map((email) => email.id),
+          now,
+        ),
+      );
+      const handed = emails
+        .filter((email) => moved.has(email.id))
+        .map((email) => ({ email, deliveries: this.deliveriesOf(email, lane, now) }));
       const taken = take ? this.lease(handed, take, now) : [];
       await new DeliveryRepository(trx).insertMany(handed.flatMap((entry) => entry.deliveries));
-      await this.deps.events.recordMany(trx, handed.map(({ email }) => ({ teamId: email.teamId, type: 'email.sent' as const, data: emailEventData(email) })));
+      await this.deps.events.recordMany(
+        trx,
+        handed.map(({ email }) => ({ teamId: email.teamId, type: 'email.sent' as const, data: emailEventData(email) })),
+      );
       return { handed: handed.length, taken };
     });
   }
@@ -85,7 +96,13 @@ export class HandOverService {
       if (entry.deliveries.length === 0 || entry.deliveries.length > room) continue;
       room -= entry.deliveries.length;
       // While a row is `sending`, next_attempt_at holds its lease expiry (see DeliveryRepository.claim).
-      entry.deliveries = entry.deliveries.map((d) => ({ ...d, state: 'sending', leaseOwner: take.token, leaseUntil, nextAttemptAt: leaseUntil }));
+      entry.deliveries = entry.deliveries.map((d) => ({
+        ...d,
+        state: 'sending',
+        leaseOwner: take.token,
+        leaseUntil,
+        nextAttemptAt: leaseUntil,
+      }));
       taken.push(entry);
     }
     return taken;

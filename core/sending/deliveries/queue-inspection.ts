@@ -28,7 +28,9 @@ export class QueueInspection {
   constructor(private readonly knex: Knex) {}
 
   async attempts(deliveryId: string, withTranscripts: boolean): Promise<AttemptView[]> {
-    const rows = (await this.knex('delivery_attempts').where({ delivery_id: deliveryId }).orderBy('created_at')) as Array<Record<string, unknown>>;
+    const rows = (await this.knex('delivery_attempts')
+      .where({ delivery_id: deliveryId })
+      .orderBy('created_at')) as Array<Record<string, unknown>>;
     return rows.map((row) => ({
       at: readTimestamp(row.created_at),
       outcome: String(row.outcome),
@@ -42,7 +44,9 @@ export class QueueInspection {
 
   /** Rests and disables in force now, with their reason (EgressBlockRepository.list leaves it out). */
   async activeBlocks(now: Date): Promise<EgressBlockView[]> {
-    const rows = (await this.knex('egress_blocks').where('blocked_until', '>', now).orderBy(['egress_ip', 'destination'])) as Array<Record<string, unknown>>;
+    const rows = (await this.knex('egress_blocks')
+      .where('blocked_until', '>', now)
+      .orderBy(['egress_ip', 'destination'])) as Array<Record<string, unknown>>;
     return rows.map((row) => ({
       egressIp: String(row.egress_ip),
       destination: String(row.destination),

@@ -17,7 +17,12 @@ export function generateDkimKey(algorithm: DkimAlgorithm): GeneratedKey {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     // p= for ed25519 is the raw 32-byte key: the last 32 bytes of the SPKI DER.
     const raw = publicKey.export({ type: 'spki', format: 'der' }).subarray(-32);
-    return { algorithm, selector: newSelector(algorithm), publicKey: raw.toString('base64'), privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+    return {
+      algorithm,
+      selector: newSelector(algorithm),
+      publicKey: raw.toString('base64'),
+      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    };
   }
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {

@@ -21,7 +21,11 @@ export async function findZone(lookup: DnsLookup, name: string): Promise<string>
  * The first record at `fqdn` that is not ours (ours: an MX to our host, an SPF listing our
  * addresses). Undefined when the name is free, or holds only our records, or DNS cannot say.
  */
-export async function foreignRecordAt(lookup: DnsLookup, fqdn: string, ours: { mxHost: string; spf: string }): Promise<FoundRecord | undefined> {
+export async function foreignRecordAt(
+  lookup: DnsLookup,
+  fqdn: string,
+  ours: { mxHost: string; spf: string },
+): Promise<FoundRecord | undefined> {
   const cname = await lookup.cname(fqdn);
   if (cname.kind === 'found') return { type: 'CNAME', value: cname.values[0]! };
   const mx = await lookup.mx(fqdn);

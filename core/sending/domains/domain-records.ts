@@ -24,7 +24,10 @@ export function spfValue(ips: string[]): string {
  */
 export function expectedRecords(domain: Domain, keys: DkimKey[], targets: RecordTargets): DnsRecord[] {
   const at = (label: string) => (label === '@' ? domain.name : `${label}.${domain.name}`);
-  const make = (record: Omit<DnsRecord, 'name'>): DnsRecord => ({ ...record, name: relativeTo(record.fqdn, domain.zone) });
+  const make = (record: Omit<DnsRecord, 'name'>): DnsRecord => ({
+    ...record,
+    name: relativeTo(record.fqdn, domain.zone),
+  });
   const records: DnsRecord[] = keys
     .filter((key) => key.state !== 'retired')
     .map((key) =>
@@ -40,12 +43,44 @@ export function expectedRecords(domain: Domain, keys: DkimKey[], targets: Record
     );
   const returnPath = at(domain.customReturnPath);
   records.push(
-    make({ id: 'spf', record: 'SPF', fqdn: returnPath, type: 'TXT', value: spfValue(targets.regionIps[domain.region]), required: domain.sendingEnabled }),
-    make({ id: 'return_path_mx', record: 'SPF', fqdn: returnPath, type: 'MX', value: targets.mtaHostname, priority: 10, required: domain.sendingEnabled }),
-    make({ id: 'tracking', record: 'Tracking', fqdn: at(domain.trackingSubdomain), type: 'CNAME', value: targets.trackingHost, required: domain.openTracking || domain.clickTracking }),
+    make({
+      id: 'spf',
+      record: 'SPF',
+      fqdn: returnPath,
+      type: 'TXT',
+      value: spfValue(targets.regionIps[domain.region]),
+      required: domain.sendingEnabled,
+    }),
+    make({
+      id: 'return_path_mx',
+      record: 'SPF',
+      fqdn: returnPath,
+      type: 'MX',
+      value: targets.mtaHostname,
+      priority: 10,
+      required: domain.sendingEnabled,
+    }),
+    make({
+      id: 'tracking',
+      record: 'Tracking',
+      fqdn: at(domain.trackingSubdomain),
+      type: 'CNAME',
+      value: targets.trackingHost,
+      required: domain.openTracking || domain.clickTracking,
+    }),
   );
   if (RECEIVING_REGIONS.includes(domain.region)) {
-    records.push(make({ id: 'receiving_mx', record: 'Receiving', fqdn: at(domain.receivingHost), type: 'MX', value: targets.inboundMxHost, priority: 10, required: domain.receivingEnabled }));
+    records.push(
+      make({
+        id: 'receiving_mx',
+        record: 'Receiving',
+        fqdn: at(domain.receivingHost),
+        type: 'MX',
+        value: targets.inboundMxHost,
+        priority: 10,
+        required: domain.receivingEnabled,
+      }),
+    );
   }
   return records;
 }

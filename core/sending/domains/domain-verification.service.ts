@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
 import type { DnsLookup } from '../../../lib/dns/dns-resolver.js';
-import type { EventService } from '../../events/log/event.service.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import { TeamRepository } from '../../platform/teams/team.repository.js';
 import { expectedRecords, type RecordTargets } from './domain-records.js';
 import { checkRecords, domainStatusOf } from './domain-verifier.js';
@@ -27,14 +27,39 @@ export function nextCheckDelayMs(attempts: number): number {
  * domain.updated whenever a status changes.
  */
 export class DomainVerificationService {
-  constructor(private readonly deps: { knex: Knex; clock: Clock; lookup: DnsLookup; targets: RecordTargets; events: EventService; domains: DomainService }) {}
+  constructor(
+    private readonly deps: {
+      knex: Knex;
+      clock: Clock;
+      lookup: DnsLookup;
+      targets: RecordTargets;
+      events: EventLog;
+      domains: DomainService;
+    },
+  ) {}
 
   /** POST /domains/{id}/verify: starts a verification round and checks at once. */
   async verify(teamId: string, id: string): Promise<DomainView> {
     const { domain } = await this.deps.domains.get(teamId, id);
     const now = this.deps.clock.now();
-    const restarted: Domain = { ...domain, status: domain.status === 'verified' ? 'verified' : 'pending', verificationStartedAt: now, checkAttempts: 0 };
+    const restarted: Domain = {
+      ...domain,
+      status: domain.status === 'verified' ? 'verified' : 'pending',
+      verificationStartedAt: now,
+      checkAttempts: 0,
+    };
     return this.check(restarted, domain.status);
+  }
+
+  /**
+   * Development only (`mailroom dev trust-domain`): the domain counts as verified without DNS,
+   * every record as found, and is not checked again. The caller refuses it in production.
+   */
+  async trustWithoutDns(teamId: string, id: string): Promise<DomainView> {
+    const { domain } = await this.deps.domains.get(teamId, id);
+    return this.check({ ...domain, verificationStartedAt: this.deps.clock.now(), checkAttempts: 0 }, domain.status, {
+      trusted: true,
+    });
   }
 
   /** The scheduler's round: every domain whose next check is due. */
@@ -49,11 +74,17 @@ export class DomainVerificationService {
   }
 
   /** `previousStatus`: what the domain showed before this round (events and updated_at compare to it). */
-  private async check(domain: Domain, previousStatus = domain.status): Promise<DomainView> {
+  private async check(
+    domain: Domain,
+    previousStatus = domain.status,
+    options: { trusted?: boolean } = {},
+  ): Promise<DomainView> {
     const now = this.deps.clock.now();
     let keys = await this.deps.domains.repository.keysOf(domain.id);
     const records = expectedRecords(domain, keys, this.deps.targets);
-    const recordStatuses = await checkRecords(this.deps.lookup, records);
+    const recordStatuses = options.trusted
+      ? Object.fromEntries(records.map((record) => [record.id, 'verified' as const]))
+      : await checkRecords(this.deps.lookup, records);
     const started = domain.verificationStartedAt ?? domain.createdAt;
     const windowClosed = now.getTime() - started.getTime() > VERIFICATION_WINDOW_MS;
     const status = domainStatusOf(records, recordStatuses, windowClosed);
@@ -66,29 +97,49 @@ export class DomainVerificationService {
       checkAttempts: attempts,
       verifiedAt: status === 'verified' ? (domain.verifiedAt ?? now) : domain.verifiedAt,
       // A failed round stops until someone asks again; everything else keeps being watched.
-      nextCheckAt: status === 'failed' ? null : new Date(now.getTime() + (status === 'verified' ? RECHECK_VERIFIED_MS : nextCheckDelayMs(attempts))),
+      nextCheckAt:
+        status === 'failed' || options.trusted
+          ? null
+          : new Date(now.getTime() + (status === 'verified' ? RECHECK_VERIFIED_MS : nextCheckDelayMs(attempts))),
       updatedAt: status !== previousStatus ? now : domain.updatedAt,
     };
     await this.deps.knex.transaction(async (trx) => {
       const repository = new DomainRepository(trx);
       keys = await this.activateRotatedKeys(repository, keys, recordStatuses, now);
       await repository.update(domain.id, next);
-      if (status !== previousStatus) await this.deps.events.record(domain.teamId, 'domain.updated', eventData(this.deps.domains.view(next, keys)), trx);
+      if (status !== previousStatus)
+        await this.deps.events.record(
+          domain.teamId,
+          'domain.updated',
+          eventData(this.deps.domains.view(next, keys)),
+          trx,
+        );
       if (status === 'verified') await this.liftTeamFromTierZero(trx, domain.teamId, now);
     });
     return this.deps.domains.view(next, keys);
   }
 
   /** A pending key whose record is visible starts signing; the key it replaces is retired. */
-  private async activateRotatedKeys(repository: DomainRepository, keys: DkimKey[], statuses: Record<string, string>, now: Date): Promise<DkimKey[]> {
+  private async activateRotatedKeys(
+    repository: DomainRepository,
+    keys: DkimKey[],
+    statuses: Record<string, string>,
+    now: Date,
+  ): Promise<DkimKey[]> {
     let result = keys;
     for (const key of keys.filter((k) => k.state === 'pending' && statuses[`dkim:${k.id}`] === 'verified')) {
       await repository.setKeyState(key.id, 'active', now);
-      for (const old of result.filter((k) => k.state === 'active' && k.algorithm === key.algorithm && k.id !== key.id)) {
+      for (const old of result.filter(
+        (k) => k.state === 'active' && k.algorithm === key.algorithm && k.id !== key.id,
+      )) {
         await repository.setKeyState(old.id, 'retired', now);
       }
       result = result.map((k) =>
-        k.id === key.id ? { ...k, state: 'active', activatedAt: now } : k.state === 'active' && k.algorithm === key.algorithm ? { ...k, state: 'retired', retiredAt: now } : k,
+        k.id === key.id
+          ? { ...k, state: 'active', activatedAt: now }
+          : k.state === 'active' && k.algorithm === key.algorithm
+            ? { ...k, state: 'retired', retiredAt: now }
+            : k,
       );
     }
     return result;

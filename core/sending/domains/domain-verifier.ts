@@ -17,7 +17,14 @@ function fromLookup<T>(result: LookupResult<T>, matches: (value: T) => boolean):
 /** SPF is right when one v=spf1 record lists every mechanism we publish. */
 function spfCovers(published: string, expected: string): boolean {
   const have = new Set(published.toLowerCase().split(/\s+/));
-  return have.has('v=spf1') && expected.toLowerCase().split(/\s+/).filter((m) => m.startsWith('ip')).every((m) => have.has(m));
+  return (
+    have.has('v=spf1') &&
+    expected
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((m) => m.startsWith('ip'))
+      .every((m) => have.has(m))
+  );
 }
 
 export async function checkRecord(lookup: DnsLookup, record: DnsRecord): Promise<RecordStatus> {
@@ -29,8 +36,13 @@ export async function checkRecord(lookup: DnsLookup, record: DnsRecord): Promise
         const key = /p=([^;]+)/.exec(record.value)?.[1] ?? '';
         return fromLookup(result, (txt) => squash(txt).includes(`p=${key.toLowerCase()}`));
       }
-      const spf = result.kind === 'found' ? { kind: 'found' as const, values: result.values.filter((v) => /^v=spf1\b/i.test(v.trim())) } : result;
-      return fromLookup(spf.kind === 'found' && spf.values.length === 0 ? { kind: 'none' } : spf, (txt) => spfCovers(txt, record.value));
+      const spf =
+        result.kind === 'found'
+          ? { kind: 'found' as const, values: result.values.filter((v) => /^v=spf1\b/i.test(v.trim())) }
+          : result;
+      return fromLookup(spf.kind === 'found' && spf.values.length === 0 ? { kind: 'none' } : spf, (txt) =>
+        spfCovers(txt, record.value),
+      );
     }
     case 'MX':
       return fromLookup(await lookup.mx(record.fqdn), (mx) => mx.exchange === target);
@@ -40,7 +52,9 @@ export async function checkRecord(lookup: DnsLookup, record: DnsRecord): Promise
 }
 
 export async function checkRecords(lookup: DnsLookup, records: DnsRecord[]): Promise<Record<string, RecordStatus>> {
-  const statuses = await Promise.all(records.map(async (record) => [record.id, await checkRecord(lookup, record)] as const));
+  const statuses = await Promise.all(
+    records.map(async (record) => [record.id, await checkRecord(lookup, record)] as const),
+  );
   return Object.fromEntries(statuses);
 }
 
@@ -49,7 +63,11 @@ export async function checkRecords(lookup: DnsLookup, records: DnsRecord[]): Pro
  * tell), all verified is verified, some is partially verified, none is still pending (or failed
  * once the verification window has closed).
  */
-export function domainStatusOf(records: DnsRecord[], statuses: Record<string, RecordStatus>, windowClosed: boolean): DomainStatus {
+export function domainStatusOf(
+  records: DnsRecord[],
+  statuses: Record<string, RecordStatus>,
+  windowClosed: boolean,
+): DomainStatus {
   const required = records.filter((record) => record.required).map((record) => statuses[record.id] ?? 'not_started');
   if (required.includes('temporary_failure')) return 'temporary_failure';
   const verified = required.filter((status) => status === 'verified').length;

@@ -117,12 +117,18 @@ export class DomainRepository {
   }
 
   async countForTeam(teamId: string): Promise<number> {
-    const [row] = (await this.knex('domains').where({ team_id: teamId }).count({ n: '*' })) as Array<{ n: number | string }>;
+    const [row] = (await this.knex('domains').where({ team_id: teamId }).count({ n: '*' })) as Array<{
+      n: number | string;
+    }>;
     return Number(row?.n ?? 0);
   }
 
   async dueForCheck(now: Date, limit: number): Promise<Domain[]> {
-    const rows = (await this.knex('domains').whereNotNull('next_check_at').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit)) as Row[];
+    const rows = (await this.knex('domains')
+      .whereNotNull('next_check_at')
+      .where('next_check_at', '<=', now)
+      .orderBy('next_check_at')
+      .limit(limit)) as Row[];
     return rows.map(toDomain);
   }
 

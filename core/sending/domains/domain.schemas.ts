@@ -13,7 +13,13 @@ const capability = z.enum(['enabled', 'disabled']);
 
 export const createDomainSchema = z
   .object({
-    name: z.string().min(1, 'must not be empty').max(253),
+    name: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(253)
+      .describe(
+        "The domain name, e.g. mail.example.com (IDN allowed). Refused with 422 validation_error: a public suffix (co.uk, com, github.io; the Public Suffix List, private section included), the appliance's own host names (mailbox simulator, MTA and HELO names, inbound MX, tracking host) and names under them, and names with bidirectional-control or zero-width characters.",
+      ),
     region: z.enum(REGIONS).default('us-east-1'),
     open_tracking: z.boolean().default(false),
     click_tracking: z.boolean().default(false),

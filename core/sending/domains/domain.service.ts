@@ -4,15 +4,24 @@ import type { Clock } from '../../../lib/clock.js';
 import type { SecretBox } from '../../../lib/crypto/secret-box.js';
 import type { DnsLookup } from '../../../lib/dns/dns-resolver.js';
 import { normalizeDomainName } from '../../../lib/dns/hostname.js';
-import { InvalidParameterError, NotFoundError, ReceivingMxInUseError, ResourceLockedError, UnprocessableValidationError, ValidationError } from '../../../lib/errors.js';
+import {
+  InvalidParameterError,
+  NotFoundError,
+  ReceivingMxInUseError,
+  ResourceLockedError,
+  UnprocessableValidationError,
+  ValidationError,
+} from '../../../lib/errors.js';
 import { isUuid, newId } from '../../../lib/ids.js';
-import type { EventService } from '../../events/log/event.service.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import type { PageQuery } from '../../shared/pagination/list-query.js';
 import type { Team } from '../../platform/teams/team.types.js';
 import { generateDkimKey } from './dkim-keys.js';
 import { foreignMx, foreignRecordAt, findZone } from './dns-probe.js';
 import { expectedRecords, spfValue, type RecordTargets } from './domain-records.js';
 import { DomainRepository } from './domain.repository.js';
+import type { ReservedDomainNames } from './reserved-names.js';
+import { findHiddenCharacter } from '../../../lib/text/hidden-characters.js';
 import type { CreateDomainInput, UpdateDomainInput } from './domain.schemas.js';
 import { RECEIVING_REGIONS, type DkimAlgorithm, type DkimKey, type Domain, type DomainView } from './domain.types.js';
 import { domainStatusOf } from './domain-verifier.js';
@@ -25,8 +34,10 @@ export type DomainServiceDeps = {
   clock: Clock;
   lookup: DnsLookup;
   targets: RecordTargets;
+  /** Public suffixes and the appliance's own host names: refused at create. */
+  reservedNames: ReservedDomainNames;
   secrets: SecretBox;
-  events: EventService;
+  events: EventLog;
   /** Verified domains by name, briefly (every send looks its from domain up). */
   cache: LookupCache;
 };
@@ -43,8 +54,26 @@ export class DomainService {
   }
 
   async create(team: Team, input: CreateDomainInput): Promise<DomainView> {
+    const hidden = findHiddenCharacter(input.name);
+    if (hidden)
+      throw new UnprocessableValidationError(
+        `The domain name contains ${hidden}, a bidirectional-control or zero-width character`,
+        {
+          errors: [
+            { path: 'name', message: `must not contain bidirectional-control or zero-width characters (${hidden})` },
+          ],
+        },
+      );
     const name = normalizeDomainName(input.name);
-    if (!name) throw new ValidationError('name must be a domain name such as mail.example.com', { errors: [{ path: 'name', message: 'is not a valid domain name' }] });
+    const reserved = name ? this.deps.reservedNames.reason(name) : this.deps.reservedNames.reasonForLabel(input.name);
+    if (reserved)
+      throw new UnprocessableValidationError(`The domain ${name ?? input.name.trim()} cannot be added: ${reserved}`, {
+        errors: [{ path: 'name', message: reserved }],
+      });
+    if (!name)
+      throw new ValidationError('name must be a domain name such as mail.example.com', {
+        errors: [{ path: 'name', message: 'is not a valid domain name' }],
+      });
     const sending = input.capabilities?.sending ?? 'enabled';
     const receiving = input.capabilities?.receiving ?? 'disabled';
     this.assertCapabilities(sending === 'enabled', receiving === 'enabled', input.region);
@@ -57,9 +86,12 @@ export class DomainService {
     if (receiving === 'enabled' && !input.confirm_replace_mx) {
       const elsewhere = await foreignMx(this.deps.lookup, receivingFqdn, this.deps.targets.inboundMxHost);
       if (elsewhere) {
-        throw new ReceivingMxInUseError(`The MX of ${receivingFqdn} delivers to ${elsewhere}; send confirm_replace_mx: true to replace it`, {
-          details: { found: { type: 'MX', value: elsewhere } },
-        });
+        throw new ReceivingMxInUseError(
+          `The MX of ${receivingFqdn} delivers to ${elsewhere}; send confirm_replace_mx: true to replace it`,
+          {
+            details: { found: { type: 'MX', value: elsewhere } },
+          },
+        );
       }
     }
 
@@ -88,7 +120,9 @@ export class DomainService {
       nextCheckAt: null,
       checkAttempts: 0,
     };
-    const keys = (['rsa', ...(input.dkim_ed25519 ? ['ed25519' as const] : [])] as DkimAlgorithm[]).map((algorithm) => this.newKey(domain.id, algorithm, 'active', now));
+    const keys = (['rsa', ...(input.dkim_ed25519 ? ['ed25519' as const] : [])] as DkimAlgorithm[]).map((algorithm) =>
+      this.newKey(domain.id, algorithm, 'active', now),
+    );
     await this.deps.knex.transaction(async (trx) => {
       const repository = new DomainRepository(trx);
       await repository.insert(domain);
@@ -167,11 +201,17 @@ export class DomainService {
   }
 
   /** The keys that sign for a domain now (active ones), private halves unsealed; for the MTA. */
-  async signingKeys(domainId: string): Promise<Array<{ selector: string; algorithm: DkimAlgorithm; privateKeyPem: string }>> {
+  async signingKeys(
+    domainId: string,
+  ): Promise<Array<{ selector: string; algorithm: DkimAlgorithm; privateKeyPem: string }>> {
     const keys = await this.repository.keysOf(domainId);
     return keys
       .filter((key) => key.state === 'active')
-      .map((key) => ({ selector: key.selector, algorithm: key.algorithm, privateKeyPem: this.deps.secrets.open(key.privateKeySealed) }));
+      .map((key) => ({
+        selector: key.selector,
+        algorithm: key.algorithm,
+        privateKeyPem: this.deps.secrets.open(key.privateKeySealed),
+      }));
   }
 
   /**
@@ -191,10 +231,25 @@ export class DomainService {
   async findVerifiedByName(teamId: string, name: string): Promise<Domain | undefined> {
     const lower = name.toLowerCase();
     return this.deps.cache.get(`verified-domain:${teamId}:${lower}`, async () => {
-      const found = (await this.repository.findByName(lower)).find((domain) => domain.teamId === teamId && domain.status === 'verified');
+      const found = (await this.repository.findByName(lower)).find(
+        (domain) => domain.teamId === teamId && domain.status === 'verified',
+      );
       // Cached rows are shared by concurrent requests: frozen.
       return found ? Object.freeze(found) : undefined;
     });
+  }
+
+  /** Every team's domain with this name (the inbound MX asks at each RCPT: cached briefly). */
+  async findByName(name: string): Promise<readonly Domain[]> {
+    const lower = name.toLowerCase();
+    const found = await this.deps.cache.get(`domains-named:${lower}`, async () =>
+      Object.freeze((await this.repository.findByName(lower)).map((domain) => Object.freeze(domain))),
+    );
+    return found ?? [];
+  }
+
+  async findById(id: string): Promise<Domain | undefined> {
+    return isUuid(id) ? this.repository.findById(id.toLowerCase()) : undefined;
   }
 
   /** The team's verified domain with this id, for pinning a sending key to it. */
@@ -205,7 +260,10 @@ export class DomainService {
 
   /** A domain and its records, each with the status of the last check. */
   view(domain: Domain, keys: DkimKey[]): DomainView {
-    const records = expectedRecords(domain, keys, this.deps.targets).map((record) => ({ ...record, status: domain.recordStatuses[record.id] ?? 'not_started' }));
+    const records = expectedRecords(domain, keys, this.deps.targets).map((record) => ({
+      ...record,
+      status: domain.recordStatuses[record.id] ?? 'not_started',
+    }));
     return { domain, records };
   }
 
@@ -227,7 +285,9 @@ export class DomainService {
 
   private assertCapabilities(sending: boolean, receiving: boolean, region: Domain['region']): void {
     if (!sending && !receiving) {
-      throw new ValidationError('At least one capability must be enabled', { errors: [{ path: 'capabilities', message: 'enable sending, receiving or both' }] });
+      throw new ValidationError('At least one capability must be enabled', {
+        errors: [{ path: 'capabilities', message: 'enable sending, receiving or both' }],
+      });
     }
     if (receiving && !RECEIVING_REGIONS.includes(region)) {
       throw new ValidationError(`Receiving is available only in ${RECEIVING_REGIONS.join(' and ')}`, {
@@ -239,13 +299,17 @@ export class DomainService {
   private async assertNameAvailable(team: Team, name: string): Promise<void> {
     const existing = await this.repository.findByName(name);
     if (existing.some((domain) => domain.teamId === team.id)) {
-      throw new UnprocessableValidationError(`The domain ${name} has already been added to this team`, { errors: [{ path: 'name', message: 'already added' }] });
+      throw new UnprocessableValidationError(`The domain ${name} has already been added to this team`, {
+        errors: [{ path: 'name', message: 'already added' }],
+      });
     }
     if (existing.some((domain) => domain.teamId !== team.id && domain.status === 'verified')) {
       throw new ResourceLockedError(`The domain ${name} is verified by another team`);
     }
     if ((await this.repository.countForTeam(team.id)) >= team.plan.limits.domain_limit) {
-      throw new UnprocessableValidationError(`The ${team.plan.name} plan allows ${team.plan.limits.domain_limit} domain(s); remove one or change plan`);
+      throw new UnprocessableValidationError(
+        `The ${team.plan.name} plan allows ${team.plan.limits.domain_limit} domain(s); remove one or change plan`,
+      );
     }
   }
 
@@ -254,7 +318,8 @@ export class DomainService {
     const ours = { mxHost: this.deps.targets.mtaHostname, spf };
     const freeCandidate = async (exclude?: string) => {
       for (const candidate of RETURN_PATH_CANDIDATES) {
-        if (candidate !== exclude && !(await foreignRecordAt(this.deps.lookup, `${candidate}.${name}`, ours))) return candidate;
+        if (candidate !== exclude && !(await foreignRecordAt(this.deps.lookup, `${candidate}.${name}`, ours)))
+          return candidate;
       }
       return `mr-${newId().slice(-8)}`;
     };

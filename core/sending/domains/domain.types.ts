@@ -1,6 +1,13 @@
 import type { Region } from '../../platform/teams/team.types.js';
 
-export const DOMAIN_STATUSES = ['not_started', 'pending', 'verified', 'partially_verified', 'failed', 'temporary_failure'] as const;
+export const DOMAIN_STATUSES = [
+  'not_started',
+  'pending',
+  'verified',
+  'partially_verified',
+  'failed',
+  'temporary_failure',
+] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 export type RecordStatus = 'not_started' | 'pending' | 'verified' | 'failed' | 'temporary_failure';
 

@@ -25,12 +25,19 @@ export function assertSandboxAllows(context: SandboxContext, region: Region, rec
   const verifiedDomains = context.teamDomains.filter((d) => d.status === 'verified').map((d) => d.name);
   const allowed = (address: string) => {
     const host = domainOf(address);
-    return identities.has(address.toLowerCase()) || withinDomain(host, context.simulatorDomain) || verifiedDomains.some((domain) => withinDomain(host, domain));
+    return (
+      identities.has(address.toLowerCase()) ||
+      withinDomain(host, context.simulatorDomain) ||
+      verifiedDomains.some((domain) => withinDomain(host, domain))
+    );
   };
   const refused = recipients.find((recipient) => !allowed(recipient));
   if (refused) {
-    throw new ForbiddenValidationError(`${region} is in the sending sandbox for this team: ${refused} is not a verified identity, the simulator or on a verified domain`, {
-      details: { recipient: refused, region, allowed: ['verified_identity', 'verified_domain', 'simulator'] },
-    });
+    throw new ForbiddenValidationError(
+      `${region} is in the sending sandbox for this team: ${refused} is not a verified identity, the simulator or on a verified domain`,
+      {
+        details: { recipient: refused, region, allowed: ['verified_identity', 'verified_domain', 'simulator'] },
+      },
+    );
   }
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EventService } from '../../events/log/event.service.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import type { SuppressionService } from '../suppressions/suppression.service.js';
 import { emailEventData } from './email-event-data.js';
 import { EmailRepository } from './email.repository.js';
@@ -16,11 +16,14 @@ export type AcceptedEmails = { emails: Email[]; recipients: string[][]; attachme
  * group one statement instead of one per few requests, and no suppression committed before the
  * group can be missed.
  */
-export function acceptedEmailsWriter(deps: { suppressions: SuppressionService; events: EventService }) {
+export function acceptedEmailsWriter(deps: { suppressions: SuppressionService; events: EventLog }) {
   return async (trx: Knex, groups: AcceptedEmails[]): Promise<void> => {
     const emails = groups.flatMap((g) => g.emails);
     const recipients = groups.flatMap((g) => g.recipients);
-    const found = await deps.suppressions.suppressedWithin(trx, emails.map((email, i) => ({ teamId: email.teamId, emails: recipients[i]! })));
+    const found = await deps.suppressions.suppressedWithin(
+      trx,
+      emails.map((email, i) => ({ teamId: email.teamId, emails: recipients[i]! })),
+    );
     emails.forEach((email, i) => settleSuppression(email, [...found[i]!], recipients[i]!));
 
     const repository = new EmailRepository(trx);
@@ -28,9 +31,23 @@ export function acceptedEmailsWriter(deps: { suppressions: SuppressionService; e
     await repository.insertMany(emails);
     for (const email of emails) {
       for (const recipient of email.suppressedRecipients) {
-        await deps.events.record(email.teamId, 'email.suppressed', { ...emailEventData(email, [recipient]), suppressed: { reason: 'suppressed', type: 'suppression_list', message: `${recipient} is on the team's suppression list`, diagnosticCode: [] } }, trx);
+        await deps.events.record(
+          email.teamId,
+          'email.suppressed',
+          {
+            ...emailEventData(email, [recipient]),
+            suppressed: {
+              reason: 'suppressed',
+              type: 'suppression_list',
+              message: `${recipient} is on the team's suppression list`,
+              diagnosticCode: [],
+            },
+          },
+          trx,
+        );
       }
-      if (email.lastEvent === 'scheduled') await deps.events.record(email.teamId, 'email.scheduled', emailEventData(email), trx);
+      if (email.lastEvent === 'scheduled')
+        await deps.events.record(email.teamId, 'email.scheduled', emailEventData(email), trx);
     }
   };
 }

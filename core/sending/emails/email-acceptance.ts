@@ -1,11 +1,18 @@
 import type { Knex } from 'knex';
 import type { UnitOfWork, UnitsOfWork } from '../../../db/unit-of-work.js';
 import type { Clock } from '../../../lib/clock.js';
-import { AppError, DailyQuotaExceededError, ForbiddenValidationError, MonthlyQuotaExceededError, ValidationError } from '../../../lib/errors.js';
+import {
+  AppError,
+  DailyQuotaExceededError,
+  ForbiddenValidationError,
+  MonthlyQuotaExceededError,
+  UnprocessableValidationError,
+  ValidationError,
+} from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import type { SafeFetchResult } from '../../../lib/net/safe-fetch.js';
 import type { SegmentSpool } from '../../../lib/spool/segment-spool.js';
-import type { EventService } from '../../events/log/event.service.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import type { Caller } from '../../platform/auth/caller.js';
 import type { TeamService } from '../../platform/teams/team.service.js';
 import type { Team } from '../../platform/teams/team.types.js';
@@ -19,6 +26,7 @@ import type { SuppressionService } from '../suppressions/suppression.service.js'
 import type { TemplateService } from '../templates/template.service.js';
 import { acceptedEmailsWriter, type AcceptedEmails } from './accepted-emails.js';
 import { loadAttachments, type LoadedAttachment } from './attachment-loader.js';
+import { MAX_HEADER_NAME_LENGTH, uncarriableHeaderNames } from './header-rules.js';
 import { resolveContent } from './email-content.js';
 import { EmailRepository } from './email.repository.js';
 import type { SendEmailInput } from './email.schemas.js';
@@ -27,7 +35,13 @@ import { composeMime } from './mime.js';
 import { encodeRecord } from './spool-record.js';
 
 /** `recipients`: every address of to, cc and bcc, checked against the suppression list when the email commits. */
-type PreparedEmail = { email: Email; recipients: string[]; mime: Buffer; bodies: EmailBodies; attachments: LoadedAttachment[] };
+type PreparedEmail = {
+  email: Email;
+  recipients: string[];
+  mime: Buffer;
+  bodies: EmailBodies;
+  attachments: LoadedAttachment[];
+};
 
 const MAX_RECIPIENTS = 50;
 
@@ -36,7 +50,7 @@ export type EmailAcceptanceDeps = {
   clock: Clock;
   spool: SegmentSpool;
   units: UnitsOfWork;
-  events: EventService;
+  events: EventLog;
   domains: DomainService;
   teams: TeamService;
   templates: TemplateService;
@@ -81,7 +95,13 @@ export class EmailAcceptance {
    * accepted and each refusal is reported with its index. Either way the accepted ones commit
    * together, and the batch counts against the quota as a whole.
    */
-  async acceptBatch(caller: Caller, inputs: unknown[], mode: 'strict' | 'permissive', parse: (input: unknown, index: number) => SendEmailInput, unit?: UnitOfWork) {
+  async acceptBatch(
+    caller: Caller,
+    inputs: unknown[],
+    mode: 'strict' | 'permissive',
+    parse: (input: unknown, index: number) => SendEmailInput,
+    unit?: UnitOfWork,
+  ) {
     await this.assertQuota(caller.team, this.deps.clock.now(), inputs.length);
     const prepared: PreparedEmail[] = [];
     const errors: Array<{ index: number; message: string }> = [];
@@ -98,29 +118,59 @@ export class EmailAcceptance {
   }
 
   /** Every check, and the rendered MIME; nothing is written yet. */
-  private async prepare(caller: Caller, input: SendEmailInput, options: { quotaChecked?: boolean } = {}): Promise<PreparedEmail> {
+  private async prepare(
+    caller: Caller,
+    input: SendEmailInput,
+    options: { quotaChecked?: boolean } = {},
+  ): Promise<PreparedEmail> {
     const { team, apiKey } = caller;
     const content = await resolveContent(team, input, this.deps.templates);
     const from = parseMailbox(content.from);
-    if (!from) throw new ValidationError('from must be an address or Name <address>', { errors: [{ path: 'from', message: 'is not an address' }] });
+    if (!from)
+      throw new ValidationError('from must be an address or Name <address>', {
+        errors: [{ path: 'from', message: 'is not an address' }],
+      });
     const to = parseAll(input.to);
     const cc = parseAll(input.cc);
     const bcc = parseAll(input.bcc);
     const replyTo = parseAll(content.replyTo);
     if (to.length + cc.length + bcc.length > MAX_RECIPIENTS) {
-      throw new ValidationError(`to, cc and bcc together may hold at most ${MAX_RECIPIENTS} addresses`, { errors: [{ path: 'to', message: `at most ${MAX_RECIPIENTS} recipients in all` }] });
+      throw new ValidationError(`to, cc and bcc together may hold at most ${MAX_RECIPIENTS} addresses`, {
+        errors: [{ path: 'to', message: `at most ${MAX_RECIPIENTS} recipients in all` }],
+      });
+    }
+    const tooLong = uncarriableHeaderNames(input.headers ?? {});
+    if (tooLong.length > 0) {
+      throw new UnprocessableValidationError(
+        `Header names may have at most ${MAX_HEADER_NAME_LENGTH} characters: the message could not be carried`,
+        {
+          errors: tooLong.map((name) => ({
+            path: `headers.${name}`,
+            message: `a name longer than ${MAX_HEADER_NAME_LENGTH} characters cannot be carried`,
+          })),
+        },
+      );
     }
     const now = this.deps.clock.now();
     const scheduledAt = scheduledAtWithinLimits(input.scheduled_at, now);
 
     const domain = await this.deps.domains.findVerifiedByName(team.id, domainOf(from.address));
-    if (!domain) throw new ForbiddenValidationError(`The domain ${domainOf(from.address)} is not verified by this team: add and verify it at /domains`);
-    if (apiKey.domainId && apiKey.domainId !== domain.id) throw new ForbiddenValidationError('This API key is restricted to another domain: from must use it');
+    if (!domain)
+      throw new ForbiddenValidationError(
+        `The domain ${domainOf(from.address)} is not verified by this team: add and verify it at /domains`,
+      );
+    if (apiKey.domainId && apiKey.domainId !== domain.id)
+      throw new ForbiddenValidationError('This API key is restricted to another domain: from must use it');
     const recipients = [...to, ...cc, ...bcc].map((m) => m.address);
     // Members and domains are read only when the region is in the team's sandbox.
     if (sendingStatus(team).sandbox_regions.includes(domain.region)) {
       assertSandboxAllows(
-        { team, teamDomains: await this.deps.domains.repository.allForTeam(team.id), members: await this.deps.teams.members(team.id), simulatorDomain: this.deps.simulatorDomain },
+        {
+          team,
+          teamDomains: await this.deps.domains.repository.allForTeam(team.id),
+          members: await this.deps.teams.members(team.id),
+          simulatorDomain: this.deps.simulatorDomain,
+        },
         domain.region,
         recipients,
       );
@@ -131,8 +181,23 @@ export class EmailAcceptance {
     const id = newId();
     const messageId = `<${id}@${domain.name}>`;
     const { instrumentHtml } = this.deps;
-    const html = content.html !== null && instrumentHtml && (domain.openTracking || domain.clickTracking) ? instrumentHtml(content.html, id, domain) : content.html;
-    const mime = await composeMime({ from, to, cc, replyTo, subject: content.subject, html, text: content.text, headers: input.headers ?? {}, attachments, messageId, date: now });
+    const html =
+      content.html !== null && instrumentHtml && (domain.openTracking || domain.clickTracking)
+        ? instrumentHtml(content.html, id, domain)
+        : content.html;
+    const mime = await composeMime({
+      from,
+      to,
+      cc,
+      replyTo,
+      subject: content.subject,
+      html,
+      text: content.text,
+      headers: input.headers ?? {},
+      attachments,
+      messageId,
+      date: now,
+    });
     const email: Email = {
       id,
       teamId: team.id,
@@ -169,7 +234,9 @@ export class EmailAcceptance {
    * per table, for many requests.
    */
   private async stage(prepared: PreparedEmail[], unit: UnitOfWork | undefined): Promise<void> {
-    const refs = await Promise.all(prepared.map(({ mime, bodies }) => this.deps.spool.append(encodeRecord(bodies, mime))));
+    const refs = await Promise.all(
+      prepared.map(({ mime, bodies }) => this.deps.spool.append(encodeRecord(bodies, mime))),
+    );
     prepared.forEach((p, i) => (p.email.spool = refs[i]!));
     // Attachment bytes get their own records, so one can be served without parsing the MIME.
     const attachmentRows: EmailAttachment[] = [];
@@ -192,7 +259,11 @@ export class EmailAcceptance {
       );
     }
     if (prepared.length === 0) return;
-    const accepted: AcceptedEmails = { emails: prepared.map((p) => p.email), recipients: prepared.map((p) => p.recipients), attachmentRows };
+    const accepted: AcceptedEmails = {
+      emails: prepared.map((p) => p.email),
+      recipients: prepared.map((p) => p.recipients),
+      attachmentRows,
+    };
     if (unit) return unit.write('emails', accepted, this.writeAccepted);
     await this.deps.units.run((own) => own.write('emails', accepted, this.writeAccepted));
   }
@@ -202,11 +273,13 @@ export class EmailAcceptance {
     const { daily_cap: dailyCap, included_emails: included } = team.plan.limits;
     if (dailyCap !== null) {
       const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-      if ((await this.repository.countSince(team.id, dayStart)) + count > dailyCap) throw new DailyQuotaExceededError(`The daily quota of ${dailyCap} emails is used up; it resets at 00:00 UTC`);
+      if ((await this.repository.countSince(team.id, dayStart)) + count > dailyCap)
+        throw new DailyQuotaExceededError(`The daily quota of ${dailyCap} emails is used up; it resets at 00:00 UTC`);
     }
     if (team.plan.monthlyCap) {
       const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-      if ((await this.repository.countSince(team.id, monthStart)) + count > included) throw new MonthlyQuotaExceededError(`The monthly quota of ${included} emails is used up`);
+      if ((await this.repository.countSince(team.id, monthStart)) + count > included)
+        throw new MonthlyQuotaExceededError(`The monthly quota of ${included} emails is used up`);
     }
   }
 }

@@ -87,7 +87,8 @@ export class EmailRepository {
 
   /** Several emails in multi-row INSERTs (the group committer writes a group's emails at once). */
   async insertMany(emails: Email[]): Promise<void> {
-    for (let i = 0; i < emails.length; i += INSERT_CHUNK) await this.knex('emails').insert(emails.slice(i, i + INSERT_CHUNK).map(toRow));
+    for (let i = 0; i < emails.length; i += INSERT_CHUNK)
+      await this.knex('emails').insert(emails.slice(i, i + INSERT_CHUNK).map(toRow));
   }
 
   async insertAttachments(attachments: EmailAttachment[]): Promise<void> {
@@ -112,7 +113,9 @@ export class EmailRepository {
   }
 
   async attachmentsOf(emailId: string): Promise<EmailAttachment[]> {
-    return ((await this.knex('email_attachments').where({ email_id: emailId }).orderBy('position')) as Row[]).map(toAttachment);
+    return ((await this.knex('email_attachments').where({ email_id: emailId }).orderBy('position')) as Row[]).map(
+      toAttachment,
+    );
   }
 
   async findAttachment(id: string): Promise<EmailAttachment | undefined> {
@@ -134,12 +137,18 @@ export class EmailRepository {
 
   /** Emails accepted for immediate delivery and not yet handed to the MTA, oldest first. */
   async queuedForHandOver(limit: number): Promise<Email[]> {
-    return ((await this.knex('emails').where({ last_event: 'queued' }).orderBy('created_at').limit(limit)) as Row[]).map(toEmail);
+    return (
+      (await this.knex('emails').where({ last_event: 'queued' }).orderBy('created_at').limit(limit)) as Row[]
+    ).map(toEmail);
   }
 
   /** queued -> sent, once: true only for the caller whose update moved the row. */
   async markHandedOver(id: string, now: Date): Promise<boolean> {
-    return (await this.knex('emails').where({ id, last_event: 'queued' }).update({ last_event: 'sent', updated_at: now })) === 1;
+    return (
+      (await this.knex('emails')
+        .where({ id, last_event: 'queued' })
+        .update({ last_event: 'sent', updated_at: now })) === 1
+    );
   }
 
   async findInTeam(teamId: string, id: string): Promise<Email | undefined> {
@@ -153,7 +162,10 @@ export class EmailRepository {
   }
 
   /** Changes a scheduled email; false when it is no longer scheduled (dispatched or canceled). */
-  async updateIfScheduled(id: string, changes: { scheduledAt?: Date; lastEvent?: EmailLastEvent; updatedAt: Date }): Promise<boolean> {
+  async updateIfScheduled(
+    id: string,
+    changes: { scheduledAt?: Date; lastEvent?: EmailLastEvent; updatedAt: Date },
+  ): Promise<boolean> {
     const row: Record<string, unknown> = { updated_at: changes.updatedAt };
     if (changes.scheduledAt) row.scheduled_at = changes.scheduledAt;
     if (changes.lastEvent) row.last_event = changes.lastEvent;
@@ -161,7 +173,12 @@ export class EmailRepository {
   }
 
   async dueScheduled(now: Date, limit: number): Promise<string[]> {
-    const rows = (await this.knex('emails').select('id').where({ last_event: 'scheduled' }).where('scheduled_at', '<=', now).orderBy('scheduled_at').limit(limit)) as Array<{ id: string }>;
+    const rows = (await this.knex('emails')
+      .select('id')
+      .where({ last_event: 'scheduled' })
+      .where('scheduled_at', '<=', now)
+      .orderBy('scheduled_at')
+      .limit(limit)) as Array<{ id: string }>;
     return rows.map((row) => row.id);
   }
 
@@ -171,7 +188,12 @@ export class EmailRepository {
    * list was read wins over this dispatch).
    */
   async dispatch(id: string, now: Date): Promise<boolean> {
-    return (await this.knex('emails').where({ id, last_event: 'scheduled' }).where('scheduled_at', '<=', now).update({ last_event: 'queued', updated_at: now })) === 1;
+    return (
+      (await this.knex('emails')
+        .where({ id, last_event: 'scheduled' })
+        .where('scheduled_at', '<=', now)
+        .update({ last_event: 'queued', updated_at: now })) === 1
+    );
   }
 
   /** Whether any email or attachment still points into this spool segment. */
@@ -183,7 +205,10 @@ export class EmailRepository {
 
   /** Emails the team sent since `since` (suppressed-only ones included: they were attempted). */
   async countSince(teamId: string, since: Date): Promise<number> {
-    const [row] = (await this.knex('emails').where({ team_id: teamId }).where('created_at', '>=', since).count({ n: '*' })) as Array<{ n: number | string }>;
+    const [row] = (await this.knex('emails')
+      .where({ team_id: teamId })
+      .where('created_at', '>=', since)
+      .count({ n: '*' })) as Array<{ n: number | string }>;
     return Number(row?.n ?? 0);
   }
 }

@@ -1,21 +1,47 @@
 import { z } from 'zod';
 import { isUuid } from '../../../lib/ids.js';
+import { unprocessable } from '../../../lib/validation.js';
+import { findHiddenCharacter } from '../../../lib/text/hidden-characters.js';
 import { parseMailbox } from '../../shared/addresses/mailbox.js';
 import { pageQueryShape, withPageRules } from '../../shared/pagination/list-query.js';
 import { MAX_FILENAME_CHARS, MIME_TYPE } from './attachment-rules.js';
 import { headerNameProblem, headersSizeProblem, headerValueProblem } from './header-rules.js';
 
-const mailbox = z.string().refine((value) => parseMailbox(value) !== undefined, 'must be an address or Name <address>, without line breaks');
+const mailbox = z
+  .string()
+  .refine(
+    (value) => findHiddenCharacter(value) === undefined,
+    unprocessable('must not contain bidirectional-control or zero-width characters (in the address or the name)'),
+  )
+  .refine((value) => parseMailbox(value) !== undefined, 'must be an address or Name <address>, without line breaks');
 const mailboxes = z.union([mailbox, z.array(mailbox)]).transform((value) => (Array.isArray(value) ? value : [value]));
-const tagText = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, 'may contain only A-Z a-z 0-9 _ -');
+const tagText = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+$/, 'may contain only A-Z a-z 0-9 _ -');
 
 const attachment = z
   .object({
-    filename: z.string().min(1).max(MAX_FILENAME_CHARS).refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters').optional(),
+    filename: z
+      .string()
+      .min(1)
+      .max(MAX_FILENAME_CHARS)
+      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters')
+      .optional(),
     content: z.string().optional(),
     path: z.string().optional(),
-    content_type: z.string().regex(MIME_TYPE, 'must be a MIME type such as application/pdf (type and subtype at most 127 characters each)').optional(),
-    content_id: z.string().min(1).max(255).regex(/^[!-;=?-~]+$/, 'printable ASCII without spaces or angle brackets').optional(),
+    content_type: z
+      .string()
+      .regex(MIME_TYPE, 'must be a MIME type such as application/pdf (type and subtype at most 127 characters each)')
+      .optional(),
+    content_id: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[!-;=?-~]+$/, 'printable ASCII without spaces or angle brackets')
+      .optional(),
   })
   .strict();
 
@@ -49,7 +75,8 @@ export const sendEmailSchema = z
       .superRefine((tags, ctx) => {
         const seen = new Set<string>();
         tags.forEach((tag, i) => {
-          if (seen.has(tag.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `${tag.name} appears twice` });
+          if (seen.has(tag.name))
+            ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `${tag.name} appears twice` });
           seen.add(tag.name);
         });
       })
@@ -65,7 +92,10 @@ export const sendEmailSchema = z
 /** A batch item: a send without attachments (the batch API takes none, as the SDK says). */
 export const batchItemSchema = sendEmailSchema.omit({ attachments: true });
 
-export const batchBodySchema = z.array(z.unknown()).min(1, 'send at least one email').max(100, 'at most 100 emails per batch');
+export const batchBodySchema = z
+  .array(z.unknown())
+  .min(1, 'send at least one email')
+  .max(100, 'at most 100 emails per batch');
 
 export const rescheduleSchema = z.object({ scheduled_at: z.string().min(1) }).strict();
 

@@ -3,7 +3,7 @@ import type { SegmentSpool } from '../../../lib/spool/segment-spool.js';
 import type { Clock } from '../../../lib/clock.js';
 import { NotFoundError, ResourceLockedError } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
-import type { EventService } from '../../events/log/event.service.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import type { PageQuery } from '../../shared/pagination/list-query.js';
 import { purgeByPlanRetention } from '../../platform/retention/plan-retention.js';
 import { scheduledAtWithinLimits } from '../../shared/scheduling/schedule-phrase.js';
@@ -13,7 +13,13 @@ import { decodeRecord, mimeOfRecord } from './spool-record.js';
 import { emailEventData } from './email-event-data.js';
 import type { DownloadLinks } from './download-links.js';
 
-export type EmailServiceDeps = { knex: Knex; clock: Clock; spool: SegmentSpool; events: EventService; links: DownloadLinks };
+export type EmailServiceDeps = {
+  knex: Knex;
+  clock: Clock;
+  spool: SegmentSpool;
+  events: EventLog;
+  links: DownloadLinks;
+};
 
 /**
  * Accepted emails after acceptance (which is email-acceptance.ts): reads with their bodies,
@@ -31,8 +37,12 @@ export class EmailService {
   async reschedule(teamId: string, id: string, scheduledAt: string): Promise<Email> {
     const { email } = await this.get(teamId, id);
     const at = scheduledAtWithinLimits(scheduledAt, this.deps.clock.now());
-    const changed = await this.repository.updateIfScheduled(email.id, { scheduledAt: at!, updatedAt: this.deps.clock.now() });
-    if (!changed) throw new ResourceLockedError(`This email is ${email.lastEvent}: only a scheduled email can be rescheduled`);
+    const changed = await this.repository.updateIfScheduled(email.id, {
+      scheduledAt: at!,
+      updatedAt: this.deps.clock.now(),
+    });
+    if (!changed)
+      throw new ResourceLockedError(`This email is ${email.lastEvent}: only a scheduled email can be rescheduled`);
     return { ...email, scheduledAt: at };
   }
 
@@ -41,11 +51,15 @@ export class EmailService {
     const { email } = await this.get(teamId, id);
     const now = this.deps.clock.now();
     const canceled = await this.deps.knex.transaction(async (trx) => {
-      const changed = await new EmailRepository(trx).updateIfScheduled(email.id, { lastEvent: 'canceled', updatedAt: now });
+      const changed = await new EmailRepository(trx).updateIfScheduled(email.id, {
+        lastEvent: 'canceled',
+        updatedAt: now,
+      });
       if (changed) await this.deps.events.record(teamId, 'email.canceled', emailEventData(email), trx);
       return changed;
     });
-    if (!canceled) throw new ResourceLockedError(`This email is ${email.lastEvent}: only a scheduled email can be canceled`);
+    if (!canceled)
+      throw new ResourceLockedError(`This email is ${email.lastEvent}: only a scheduled email can be canceled`);
     return { ...email, lastEvent: 'canceled' };
   }
 
@@ -76,7 +90,10 @@ export class EmailService {
   async attachments(teamId: string, emailId: string) {
     const { email } = await this.get(teamId, emailId);
     const now = this.deps.clock.now();
-    return (await this.repository.attachmentsOf(email.id)).map((attachment) => ({ attachment, link: this.deps.links.create(attachment.id, now) }));
+    return (await this.repository.attachmentsOf(email.id)).map((attachment) => ({
+      attachment,
+      link: this.deps.links.create(attachment.id, now),
+    }));
   }
 
   async attachment(teamId: string, emailId: string, attachmentId: string) {
@@ -86,8 +103,14 @@ export class EmailService {
   }
 
   /** The download route: a valid, unexpired link gives the bytes; anything else is 404. */
-  async download(attachmentId: string, expires: string, signature: string): Promise<{ attachment: EmailAttachment; bytes: Buffer }> {
-    const valid = isUuid(attachmentId) && this.deps.links.verify(attachmentId.toLowerCase(), expires, signature, this.deps.clock.now());
+  async download(
+    attachmentId: string,
+    expires: string,
+    signature: string,
+  ): Promise<{ attachment: EmailAttachment; bytes: Buffer }> {
+    const valid =
+      isUuid(attachmentId) &&
+      this.deps.links.verify(attachmentId.toLowerCase(), expires, signature, this.deps.clock.now());
     const attachment = valid ? await this.repository.findAttachment(attachmentId.toLowerCase()) : undefined;
     const bytes = attachment ? await this.deps.spool.read(attachment.spool) : null;
     if (!attachment || !bytes) throw new NotFoundError('Attachment not found or link expired');
@@ -102,7 +125,11 @@ export class EmailService {
     const now = this.deps.clock.now();
     const attachments = await purgeByPlanRetention(this.deps.knex, 'email_attachments', now);
     const emails = await purgeByPlanRetention(this.deps.knex, 'emails', now);
-    const segments = await this.deps.spool.sweep((segment) => this.repository.segmentReferenced(segment), 24 * 3600_000, now.getTime());
+    const segments = await this.deps.spool.sweep(
+      (segment) => this.repository.segmentReferenced(segment),
+      24 * 3600_000,
+      now.getTime(),
+    );
     return { emails, attachments, segments: segments.length };
   }
 

@@ -1,4 +1,16 @@
-export type EmailLastEvent = 'queued' | 'scheduled' | 'canceled' | 'sent' | 'delivered' | 'delivery_delayed' | 'bounced' | 'complained' | 'failed' | 'opened' | 'clicked' | 'suppressed';
+export type EmailLastEvent =
+  | 'queued'
+  | 'scheduled'
+  | 'canceled'
+  | 'sent'
+  | 'delivered'
+  | 'delivery_delayed'
+  | 'bounced'
+  | 'complained'
+  | 'failed'
+  | 'opened'
+  | 'clicked'
+  | 'suppressed';
 
 export type Email = {
   id: string;

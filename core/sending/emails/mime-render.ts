@@ -2,6 +2,7 @@ import type { Transform } from 'node:stream';
 import * as base64 from 'nodemailer/lib/base64';
 import type MimeNode from 'nodemailer/lib/mime-node';
 import * as qp from 'nodemailer/lib/qp';
+import { withinLineLimits } from './header-folding.js';
 
 /** The parts of a MimeNode this renderer reads that its type declarations leave out. */
 type NodeInternals = MimeNode & { _raw?: unknown; _transforms: unknown[]; _processFuncs: unknown[] };
@@ -31,7 +32,8 @@ export function renderMimeTree(root: MimeNode): Buffer | null {
 /** One node as MimeNode.stream() writes it: headers, blank line, encoded content, then its children. */
 function renderNode(node: NodeInternals, out: Output): boolean {
   if (node._raw) return false;
-  out.text(node.buildHeaders() + '\r\n\r\n');
+  // nodemailer folds at whitespace only: a field with a line over 998 octets is re-written (header-folding.ts).
+  out.text(withinLineLimits(node.buildHeaders()) + '\r\n\r\n');
   if (node.content) {
     // The encoding stream() uses is getTransferEncoding()'s, which buildHeaders() has just set as
     // this header (normalized) whenever there is content: read back rather than worked out again
@@ -42,7 +44,10 @@ function renderNode(node: NodeInternals, out: Output): boolean {
     if (transferEncoding === 'quoted-printable' || transferEncoding === 'base64') {
       const bytes = typeof content === 'string' ? Buffer.from(content) : content;
       // As stream() configures it: outside text a lone CR or LF is data.
-      const encoder = transferEncoding === 'base64' ? new base64.Encoder({}) : new qp.Encoder({ binary: !/^text\//i.test(node.contentType ?? '') });
+      const encoder =
+        transferEncoding === 'base64'
+          ? new base64.Encoder({})
+          : new qp.Encoder({ binary: !/^text\//i.test(node.contentType ?? '') });
       encodeWith(encoder, bytes, out);
     } else if (typeof content === 'string') {
       out.text(content);
@@ -120,7 +125,8 @@ let settled = 0;
 
 /** Both encoders emit ASCII only: quoted-printable as strings, base64 as bytes. */
 function collect(this: Collecting, chunk: unknown): boolean {
-  if (chunk !== null && chunk !== undefined) this.collected.text(typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
+  if (chunk !== null && chunk !== undefined)
+    this.collected.text(typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
   return true;
 }
 

@@ -1,7 +1,9 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { pooledRandomBytes } from '../../../lib/crypto/random-pool.js';
-import { tuneMimeNode } from './mime-node-tuning.js';
 import { renderMimeTree } from './mime-render.js';
+import { MAX_LINE_OCTETS } from './header-folding.js';
+import { longestLine } from '../../../lib/mail/line-endings.js';
+import { UnprocessableValidationError } from '../../../lib/errors.js';
 import type { Mailbox } from '../../shared/addresses/mailbox.js';
 
 export type ComposeInput = {
@@ -17,8 +19,6 @@ export type ComposeInput = {
   messageId: string;
   date: Date;
 };
-
-tuneMimeNode();
 
 const address = (mailbox: Mailbox) => ({ name: mailbox.name ?? '', address: mailbox.address });
 
@@ -38,7 +38,12 @@ export async function composeMime(input: ComposeInput): Promise<Buffer> {
     html: input.html ?? undefined,
     text: input.text ?? undefined,
     headers: input.headers,
-    attachments: input.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, cid: a.contentId })),
+    attachments: input.attachments.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      contentType: a.contentType,
+      cid: a.contentId,
+    })),
     messageId: input.messageId,
     date: input.date,
     // Random like nodemailer's own, but from a pool: it would ask the system once per MIME part.
@@ -48,5 +53,14 @@ export async function composeMime(input: ComposeInput): Promise<Buffer> {
     xMailer: false,
   });
   const root = composer.compile();
-  return renderMimeTree(root) ?? root.build();
+  const mime = renderMimeTree(root) ?? (await root.build());
+  // Whatever got past the composer and the folding: a message that cannot be carried is refused, never sent.
+  const longest = longestLine(mime);
+  if (longest > MAX_LINE_OCTETS) {
+    throw new UnprocessableValidationError(
+      `The message would have a line of ${longest} octets; at most ${MAX_LINE_OCTETS} can be carried`,
+      { errors: [{ path: 'headers', message: `a line of ${longest} octets cannot be carried (RFC 5322: 998)` }] },
+    );
+  }
+  return mime;
 }

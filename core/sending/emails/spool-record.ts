@@ -10,7 +10,10 @@ export function encodeRecord(bodies: EmailBodies, mime: Buffer): Buffer {
 
 export function decodeRecord(record: Buffer): { bodies: EmailBodies; mime: Buffer } {
   const length = record.readUInt32BE(0);
-  return { bodies: JSON.parse(record.subarray(4, 4 + length).toString('utf8')) as EmailBodies, mime: record.subarray(4 + length) };
+  return {
+    bodies: JSON.parse(record.subarray(4, 4 + length).toString('utf8')) as EmailBodies,
+    mime: record.subarray(4 + length),
+  };
 }
 
 /** The MIME part of a record alone: the MTA sends every message and needs no parsed bodies. */

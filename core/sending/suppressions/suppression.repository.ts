@@ -5,7 +5,14 @@ import { normalizeEmail } from '../../shared/addresses/email-address.js';
 import type { ListSuppressionsQuery } from './suppression.schemas.js';
 import type { Suppression, SuppressionOrigin } from './suppression.types.js';
 
-type Row = { id: string; team_id: string; email: string; origin: string; source_id: string | null; created_at: unknown };
+type Row = {
+  id: string;
+  team_id: string;
+  email: string;
+  origin: string;
+  source_id: string | null;
+  created_at: unknown;
+};
 
 const toSuppression = (row: Row): Suppression => ({
   id: row.id,
@@ -40,7 +47,9 @@ export class SuppressionRepository {
 
   async findByEmails(teamId: string, emails: string[]): Promise<Suppression[]> {
     if (emails.length === 0) return [];
-    const rows = (await this.knex('suppressions').where({ team_id: teamId }).whereIn('email_normalized', emails.map(normalizeEmail))) as Row[];
+    const rows = (await this.knex('suppressions')
+      .where({ team_id: teamId })
+      .whereIn('email_normalized', emails.map(normalizeEmail))) as Row[];
     return rows.map(toSuppression);
   }
 
@@ -50,20 +59,28 @@ export class SuppressionRepository {
     const teams = [...new Set(pairs.map((p) => p.teamId))];
     const emails = [...new Set(pairs.map((p) => p.emailNormalized))];
     // A superset (every team x every address) by the (team_id, email_normalized) index, narrowed here.
-    const rows = (await this.knex('suppressions').select('team_id', 'email_normalized').whereIn('team_id', teams).whereIn('email_normalized', emails)) as Array<{ team_id: string; email_normalized: string }>;
+    const rows = (await this.knex('suppressions')
+      .select('team_id', 'email_normalized')
+      .whereIn('team_id', teams)
+      .whereIn('email_normalized', emails)) as Array<{ team_id: string; email_normalized: string }>;
     return new Set(rows.map((row) => pairKey(row.team_id, row.email_normalized)));
   }
 
   async findByIds(teamId: string, ids: string[]): Promise<Suppression[]> {
     if (ids.length === 0) return [];
-    return ((await this.knex('suppressions').where({ team_id: teamId }).whereIn('id', ids)) as Row[]).map(toSuppression);
+    return ((await this.knex('suppressions').where({ team_id: teamId }).whereIn('id', ids)) as Row[]).map(
+      toSuppression,
+    );
   }
 
   async deleteIds(ids: string[]): Promise<void> {
     if (ids.length > 0) await this.knex('suppressions').whereIn('id', ids).delete();
   }
 
-  async list(teamId: string, filter: ListSuppressionsQuery): Promise<{ suppressions: Suppression[]; hasMore: boolean }> {
+  async list(
+    teamId: string,
+    filter: ListSuppressionsQuery,
+  ): Promise<{ suppressions: Suppression[]; hasMore: boolean }> {
     const query = this.knex('suppressions').where({ team_id: teamId });
     if (filter.origin) query.where('origin', filter.origin);
     if (filter.search) whereContains(query, ['email_normalized'], filter.search);

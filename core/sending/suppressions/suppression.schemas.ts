@@ -13,14 +13,20 @@ const address = z
 export const addSuppressionSchema = z.object({ email: address }).strict();
 
 export const batchAddSchema = z
-  .object({ emails: z.array(address).min(1, 'must list at least one address').max(100, 'at most 100 addresses per request') })
+  .object({
+    emails: z.array(address).min(1, 'must list at least one address').max(100, 'at most 100 addresses per request'),
+  })
   .strict();
 
 /** emails or ids, never both or neither: that rule is the service's (a 422, not a 400). */
 export const batchRemoveSchema = z
   .object({
     emails: z.array(address).min(1).max(100, 'at most 100 addresses per request').optional(),
-    ids: z.array(z.string().refine(isUuid, 'must be a suppression id')).min(1).max(100, 'at most 100 ids per request').optional(),
+    ids: z
+      .array(z.string().refine(isUuid, 'must be a suppression id'))
+      .min(1)
+      .max(100, 'at most 100 ids per request')
+      .optional(),
   })
   .strict();
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
-import { isUniqueViolation } from '../../../db/dialect.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
 import { isUuid, newId } from '../../../lib/ids.js';
-import type { EventService } from '../../events/log/event.service.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import { isEmailAddress, normalizeEmail } from '../../shared/addresses/email-address.js';
 import { CoalescedReads } from '../../../db/coalesced-reads.js';
 import { pairKey, SuppressionRepository } from './suppression.repository.js';
@@ -25,12 +25,17 @@ export class SuppressionService {
   /** Concurrent sends' look-ups share queries. */
   private readonly reads: CoalescedReads<{ teamId: string; emails: string[] }, Set<string>>;
 
-  constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventService }) {
+  constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventLog }) {
     this.repository = new SuppressionRepository(deps.knex);
     this.reads = new CoalescedReads((lookups) => suppressedOf(this.repository, lookups));
   }
 
-  async add(teamId: string, email: string, origin: SuppressionOrigin = 'manual', sourceId: string | null = null): Promise<Suppression> {
+  async add(
+    teamId: string,
+    email: string,
+    origin: SuppressionOrigin = 'manual',
+    sourceId: string | null = null,
+  ): Promise<Suppression> {
     return (await this.addMany(teamId, [email], origin, sourceId))[0]!;
   }
 
@@ -39,16 +44,36 @@ export class SuppressionService {
    * `within`: a caller's transaction to join (a savepoint inside it), so a hard bounce and the
    * suppression it causes commit together.
    */
-  async addMany(teamId: string, emails: string[], origin: SuppressionOrigin = 'manual', sourceId: string | null = null, within: Knex = this.deps.knex): Promise<Suppression[]> {
+  async addMany(
+    teamId: string,
+    emails: string[],
+    origin: SuppressionOrigin = 'manual',
+    sourceId: string | null = null,
+    within: Knex = this.deps.knex,
+  ): Promise<Suppression[]> {
     const unique = [...new Map(emails.map((email) => [normalizeEmail(email), email.trim()])).entries()];
     for (let attempt = 0; ; attempt++) {
       try {
         const byAddress = await within.transaction(async (trx) => {
           const repository = new SuppressionRepository(trx);
-          const existing = new Map((await repository.findByEmails(teamId, unique.map(([n]) => n))).map((s) => [normalizeEmail(s.email), s]));
+          const existing = new Map(
+            (
+              await repository.findByEmails(
+                teamId,
+                unique.map(([n]) => n),
+              )
+            ).map((s) => [normalizeEmail(s.email), s]),
+          );
           for (const [normalized, email] of unique) {
             if (existing.has(normalized)) continue;
-            const created: Suppression = { id: newId(), teamId, email, origin, sourceId, createdAt: this.deps.clock.now() };
+            const created: Suppression = {
+              id: newId(),
+              teamId,
+              email,
+              origin,
+              sourceId,
+              createdAt: this.deps.clock.now(),
+            };
             await repository.insert(created);
             await this.deps.events.record(teamId, 'suppression.added', eventData(created), trx);
             existing.set(normalized, created);
@@ -84,11 +109,16 @@ export class SuppressionService {
   /** emails or ids, never both or neither; entries not on the list are skipped. */
   async removeBatch(teamId: string, input: BatchRemoveInput): Promise<Suppression[]> {
     if ((input.emails === undefined) === (input.ids === undefined)) {
-      throw new InvalidParameterError('Send either emails or ids, not both and not neither', { errors: [{ path: '', message: 'exactly one of emails and ids is required' }] });
+      throw new InvalidParameterError('Send either emails or ids, not both and not neither', {
+        errors: [{ path: '', message: 'exactly one of emails and ids is required' }],
+      });
     }
     const found = input.emails
       ? await this.repository.findByEmails(teamId, input.emails)
-      : await this.repository.findByIds(teamId, input.ids!.map((id) => id.toLowerCase()));
+      : await this.repository.findByIds(
+          teamId,
+          input.ids!.map((id) => id.toLowerCase()),
+        );
     await this.removeAll(teamId, found);
     return found;
   }
@@ -109,7 +139,10 @@ export class SuppressionService {
    * round trip already paid for, and sees every suppression committed before it.
    */
   async suppressedWithin(trx: Knex, lookups: Array<{ teamId: string; emails: string[] }>): Promise<Array<Set<string>>> {
-    return suppressedOf(new SuppressionRepository(trx), lookups.map(({ teamId, emails }) => ({ teamId, emails: emails.map(normalizeEmail) })));
+    return suppressedOf(
+      new SuppressionRepository(trx),
+      lookups.map(({ teamId, emails }) => ({ teamId, emails: emails.map(normalizeEmail) })),
+    );
   }
 
   private async removeAll(teamId: string, suppressions: Suppression[]): Promise<void> {
@@ -122,7 +155,12 @@ export class SuppressionService {
 }
 
 /** One query for all look-ups (normalized addresses), answered per look-up. */
-async function suppressedOf(repository: SuppressionRepository, lookups: Array<{ teamId: string; emails: string[] }>): Promise<Array<Set<string>>> {
-  const found = await repository.suppressedPairs(lookups.flatMap(({ teamId, emails }) => emails.map((emailNormalized) => ({ teamId, emailNormalized }))));
+async function suppressedOf(
+  repository: SuppressionRepository,
+  lookups: Array<{ teamId: string; emails: string[] }>,
+): Promise<Array<Set<string>>> {
+  const found = await repository.suppressedPairs(
+    lookups.flatMap(({ teamId, emails }) => emails.map((emailNormalized) => ({ teamId, emailNormalized }))),
+  );
   return lookups.map(({ teamId, emails }) => new Set(emails.filter((email) => found.has(pairKey(teamId, email)))));
 }

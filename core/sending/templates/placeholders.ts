@@ -8,7 +8,16 @@ import type { TemplateVariable } from './template.types.js';
  */
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)\s*\}\}/g;
 
-export const BRAND_TOKENS = ['logo_url', 'primary_color', 'accent_color', 'font', 'button_radius', 'company_name', 'address', 'footer_text'] as const;
+export const BRAND_TOKENS = [
+  'logo_url',
+  'primary_color',
+  'accent_color',
+  'font',
+  'button_radius',
+  'company_name',
+  'address',
+  'footer_text',
+] as const;
 
 /** Every placeholder name used in the given texts (brand tokens included, as `brand.x`). */
 export function placeholdersIn(...texts: Array<string | null | undefined>): Set<string> {
@@ -18,22 +27,33 @@ export function placeholdersIn(...texts: Array<string | null | undefined>): Set<
 }
 
 /** Undeclared placeholders and unused declarations, one problem per key. */
-export function placeholderProblems(variables: TemplateVariable[], ...texts: Array<string | null | undefined>): Array<{ path: string; message: string }> {
+export function placeholderProblems(
+  variables: TemplateVariable[],
+  ...texts: Array<string | null | undefined>
+): Array<{ path: string; message: string }> {
   const used = placeholdersIn(...texts);
   const declared = new Set(variables.map((v) => v.key));
   const problems: Array<{ path: string; message: string }> = [];
   for (const name of used) {
     if (name.startsWith('brand.')) {
-      if (!(BRAND_TOKENS as readonly string[]).includes(name.slice(6))) problems.push({ path: name, message: `{{${name}}} is not a brand token` });
+      if (!(BRAND_TOKENS as readonly string[]).includes(name.slice(6)))
+        problems.push({ path: name, message: `{{${name}}} is not a brand token` });
     } else if (!declared.has(name)) {
       problems.push({ path: name, message: `placeholder {{${name}}} is not declared in variables` });
     }
   }
-  for (const key of declared) if (!used.has(key)) problems.push({ path: key, message: `variable ${key} is declared but not used` });
+  for (const key of declared)
+    if (!used.has(key)) problems.push({ path: key, message: `variable ${key} is declared but not used` });
   return problems;
 }
 
-const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (value: string) =>
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 /** A value as text: strings raw, numbers and booleans as written, objects and lists as compact JSON. */
 function asText(value: unknown): string {
@@ -79,9 +99,18 @@ export function brandValues(kit: BrandKit): Record<string, string> {
 }
 
 /** Renders one text; `html` escapes every inserted value (strings, JSON and brand values alike). */
-export function renderText(text: string, values: Record<string, unknown>, brand: Record<string, string>, mode: 'html' | 'text'): string {
+export function renderText(
+  text: string,
+  values: Record<string, unknown>,
+  brand: Record<string, string>,
+  mode: 'html' | 'text',
+): string {
   return text.replace(PLACEHOLDER, (whole, name: string) => {
-    const raw = name.startsWith('brand.') ? brand[name.slice(6)] : Object.hasOwn(values, name) ? asText(values[name]) : undefined;
+    const raw = name.startsWith('brand.')
+      ? brand[name.slice(6)]
+      : Object.hasOwn(values, name)
+        ? asText(values[name])
+        : undefined;
     if (raw === undefined) return whole;
     return mode === 'html' ? escapeHtml(raw) : raw;
   });

@@ -124,25 +124,41 @@ export class TemplateRepository {
   }
 
   async latestVersionNumber(templateId: string): Promise<number> {
-    const [row] = (await this.knex('template_versions').where({ template_id: templateId }).max({ n: 'version' })) as Array<{ n: number | null }>;
+    const [row] = (await this.knex('template_versions')
+      .where({ template_id: templateId })
+      .max({ n: 'version' })) as Array<{ n: number | null }>;
     return Number(row?.n ?? 0);
   }
 
   /** Most recently changed first; cursors are template ids, resolved to their (updated_at, id). */
-  async list(teamId: string, filter: ListTemplatesQuery): Promise<{ templates: Template[]; hasMore: boolean } | undefined> {
+  async list(
+    teamId: string,
+    filter: ListTemplatesQuery,
+  ): Promise<{ templates: Template[]; hasMore: boolean } | undefined> {
     const limit = filter.limit ?? 20;
     const query = this.live(teamId);
     if (filter.status) query.where({ status: filter.status });
     if (filter.search) whereContains(query, ['name', 'alias'], filter.search);
     const cursorId = filter.after ?? filter.before;
     if (cursorId) {
-      const cursor = (await this.knex('templates').where({ team_id: teamId, id: cursorId }).first('updated_at', 'id')) as Row | undefined;
+      const cursor = (await this.knex('templates')
+        .where({ team_id: teamId, id: cursorId })
+        .first('updated_at', 'id')) as Row | undefined;
       if (!cursor) return undefined;
       const op = filter.after ? '<' : '>';
-      query.where((q) => q.where('updated_at', op, cursor.updated_at as Date).orWhere((q2) => q2.where('updated_at', cursor.updated_at as Date).andWhere('id', op, cursorId)));
+      query.where((q) =>
+        q
+          .where('updated_at', op, cursor.updated_at as Date)
+          .orWhere((q2) => q2.where('updated_at', cursor.updated_at as Date).andWhere('id', op, cursorId)),
+      );
     }
     const direction = filter.before ? 'asc' : 'desc';
-    const rows = (await query.orderBy([{ column: 'updated_at', order: direction }, { column: 'id', order: direction }]).limit(limit + 1)) as Row[];
+    const rows = (await query
+      .orderBy([
+        { column: 'updated_at', order: direction },
+        { column: 'id', order: direction },
+      ])
+      .limit(limit + 1)) as Row[];
     const page = rows.slice(0, limit);
     return { templates: (filter.before ? page.reverse() : page).map(toTemplate), hasMore: rows.length > limit };
   }

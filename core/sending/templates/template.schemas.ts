@@ -22,7 +22,10 @@ const subject = z
 
 const variable = z
   .object({
-    key: z.string().regex(/^[A-Za-z0-9_]+$/, 'must be letters, digits and underscore').max(100),
+    key: z
+      .string()
+      .regex(/^[A-Za-z0-9_]+$/, 'must be letters, digits and underscore')
+      .max(100),
     type: z.enum(VARIABLE_TYPES),
     fallback_value: z.unknown().optional(),
   })
@@ -31,11 +34,19 @@ const variable = z
     const fallback = value.fallback_value;
     if (fallback === undefined || fallback === null) return;
     const fits =
-      value.type === 'list' ? Array.isArray(fallback) : value.type === 'object' ? typeof fallback === 'object' && !Array.isArray(fallback) : typeof fallback === value.type;
+      value.type === 'list'
+        ? Array.isArray(fallback)
+        : value.type === 'object'
+          ? typeof fallback === 'object' && !Array.isArray(fallback)
+          : typeof fallback === value.type;
     if (!fits) ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `must be a ${value.type} (or null)` });
     // The same bound as a value given at send time; objects and lists count as compact JSON.
     else if ((typeof fallback === 'string' ? fallback : JSON.stringify(fallback)).length > MAX_VARIABLE_VALUE_CHARS) {
-      ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `must be at most ${MAX_VARIABLE_VALUE_CHARS} characters${typeof fallback === 'object' ? ' as JSON' : ''}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fallback_value'],
+        message: `must be at most ${MAX_VARIABLE_VALUE_CHARS} characters${typeof fallback === 'object' ? ' as JSON' : ''}`,
+      });
     }
   });
 
@@ -73,7 +84,10 @@ const content = {
   html: z.string().min(1, 'must not be empty').optional(),
   text: z.string().nullable().optional(),
   variables: variables.optional(),
-  reply_to: z.union([mailbox, z.array(mailbox).max(50)]).nullable().optional(),
+  reply_to: z
+    .union([mailbox, z.array(mailbox).max(50)])
+    .nullable()
+    .optional(),
 };
 
 export const createTemplateSchema = z
@@ -96,7 +110,13 @@ export const updateTemplateSchema = z
   .strict();
 
 export const listTemplatesQuerySchema = withPageRules(
-  z.object({ ...pageQueryShape, search: searchParam(200).optional(), status: z.enum(['draft', 'published']).optional() }).strict(),
+  z
+    .object({
+      ...pageQueryShape,
+      search: searchParam(200).optional(),
+      status: z.enum(['draft', 'published']).optional(),
+    })
+    .strict(),
 );
 
 export type CreateTemplateInput = z.infer<typeof createTemplateSchema>;

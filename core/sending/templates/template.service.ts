@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
-import { InvalidParameterError, MissingRequiredFieldError, NotFoundError, UnprocessableValidationError, ValidationError } from '../../../lib/errors.js';
+import {
+  InvalidParameterError,
+  MissingRequiredFieldError,
+  NotFoundError,
+  UnprocessableValidationError,
+  ValidationError,
+} from '../../../lib/errors.js';
 import { isUuid, newId } from '../../../lib/ids.js';
 import { EMPTY_BRAND_KIT, type BrandKit } from '../../platform/teams/team.types.js';
 import { placeholderProblems } from './placeholders.js';
@@ -12,7 +18,8 @@ import type { BrandOverrides, Template, TemplateVersion, VersionContent } from '
 export type TemplateView = { template: Template; current: TemplateVersion };
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
-const toList = (value: string | string[] | null | undefined) => (value === undefined ? undefined : value === null ? null : Array.isArray(value) ? value : [value]);
+const toList = (value: string | string[] | null | undefined) =>
+  value === undefined ? undefined : value === null ? null : Array.isArray(value) ? value : [value];
 
 /**
  * Templates: a name, an optional alias and a series of versions. Created as a draft (version 1);
@@ -28,14 +35,20 @@ export class TemplateService {
 
   async create(teamId: string, input: CreateTemplateInput): Promise<Template> {
     if (input.html === undefined && input.starter === undefined) {
-      throw new MissingRequiredFieldError('Send html or a starter', { errors: [{ path: 'html', message: 'html or starter is required' }] });
+      throw new MissingRequiredFieldError('Send html or a starter', {
+        errors: [{ path: 'html', message: 'html or starter is required' }],
+      });
     }
     if (input.html !== undefined && input.starter !== undefined) {
-      throw new InvalidParameterError('Send html or a starter, not both', { errors: [{ path: 'starter', message: 'cannot be combined with html' }] });
+      throw new InvalidParameterError('Send html or a starter, not both', {
+        errors: [{ path: 'starter', message: 'cannot be combined with html' }],
+      });
     }
     const starter = input.starter === undefined ? undefined : findStarter(input.starter);
     if (input.starter !== undefined && !starter) {
-      throw new ValidationError(`Unknown starter ${input.starter}; see GET /starters`, { errors: [{ path: 'starter', message: 'is not a starter slug' }] });
+      throw new ValidationError(`Unknown starter ${input.starter}; see GET /starters`, {
+        errors: [{ path: 'starter', message: 'is not a starter slug' }],
+      });
     }
     // With a starter, what the caller sent wins over the starter's own values.
     const content: VersionContent = {
@@ -44,7 +57,11 @@ export class TemplateService {
       replyTo: toList(input.reply_to) ?? null,
       html: input.html ?? starter!.html,
       text: input.text !== undefined ? input.text : (starter?.text ?? null),
-      variables: (input.variables ?? starter?.variables ?? []).map((v) => ({ key: v.key, type: v.type, fallback_value: v.fallback_value ?? null })),
+      variables: (input.variables ?? starter?.variables ?? []).map((v) => ({
+        key: v.key,
+        type: v.type,
+        fallback_value: v.fallback_value ?? null,
+      })),
     };
     this.checkContent(content);
     if (input.alias) await this.assertAliasFree(teamId, input.alias);
@@ -63,14 +80,23 @@ export class TemplateService {
       updatedAt: now,
       publishedAt: null,
     };
-    const version: TemplateVersion = { id: template.currentVersionId, templateId: template.id, version: 1, ...content, createdAt: now, updatedAt: now };
+    const version: TemplateVersion = {
+      id: template.currentVersionId,
+      templateId: template.id,
+      version: 1,
+      ...content,
+      createdAt: now,
+      updatedAt: now,
+    };
     await this.deps.knex.transaction((trx) => new TemplateRepository(trx).insert(template, version));
     return template;
   }
 
   /** By id or by alias (case-insensitive); another team's or a deleted one is 404. */
   async get(teamId: string, idOrAlias: string): Promise<TemplateView> {
-    const template = isUuid(idOrAlias) ? await this.repository.findById(teamId, idOrAlias.toLowerCase()) : await this.repository.findByAlias(teamId, idOrAlias);
+    const template = isUuid(idOrAlias)
+      ? await this.repository.findById(teamId, idOrAlias.toLowerCase())
+      : await this.repository.findByAlias(teamId, idOrAlias);
     if (!template) throw new NotFoundError('Template not found');
     const current = await this.repository.version(template.currentVersionId);
     return { template, current: current! };
@@ -78,7 +104,10 @@ export class TemplateService {
 
   async list(teamId: string, query: ListTemplatesQuery) {
     const page = await this.repository.list(teamId, query);
-    if (!page) throw new InvalidParameterError('The cursor is not a template of this team', { errors: [{ path: query.after ? 'after' : 'before', message: 'unknown template id' }] });
+    if (!page)
+      throw new InvalidParameterError('The cursor is not a template of this team', {
+        errors: [{ path: query.after ? 'after' : 'before', message: 'unknown template id' }],
+      });
     return page;
   }
 
@@ -90,7 +119,9 @@ export class TemplateService {
       replyTo: input.reply_to !== undefined ? (toList(input.reply_to) ?? null) : current.replyTo,
       html: input.html ?? current.html,
       text: input.text !== undefined ? input.text : current.text,
-      variables: input.variables ? input.variables.map((v) => ({ key: v.key, type: v.type, fallback_value: v.fallback_value ?? null })) : current.variables,
+      variables: input.variables
+        ? input.variables.map((v) => ({ key: v.key, type: v.type, fallback_value: v.fallback_value ?? null }))
+        : current.variables,
     };
     this.checkContent(content);
     if (input.alias) await this.assertAliasFree(teamId, input.alias, template.id);
@@ -98,13 +129,23 @@ export class TemplateService {
     const changes: Partial<Template> = { updatedAt: now };
     if (input.name !== undefined) changes.name = input.name;
     if (input.alias !== undefined) changes.alias = input.alias;
-    if (input.brand_overrides !== undefined) changes.brandOverrides = input.brand_overrides === null ? null : this.checkBrandOverrides(input.brand_overrides);
-    const contentChanged = (['from', 'subject', 'html', 'text', 'variables', 'reply_to'] as const).some((key) => input[key] !== undefined);
+    if (input.brand_overrides !== undefined)
+      changes.brandOverrides = input.brand_overrides === null ? null : this.checkBrandOverrides(input.brand_overrides);
+    const contentChanged = (['from', 'subject', 'html', 'text', 'variables', 'reply_to'] as const).some(
+      (key) => input[key] !== undefined,
+    );
     await this.deps.knex.transaction(async (trx) => {
       const repository = new TemplateRepository(trx);
       if (contentChanged && current.id === template.publishedVersionId) {
         // The published version keeps sending: the change opens a new draft version.
-        const version: TemplateVersion = { id: newId(), templateId: template.id, version: (await repository.latestVersionNumber(template.id)) + 1, ...content, createdAt: now, updatedAt: now };
+        const version: TemplateVersion = {
+          id: newId(),
+          templateId: template.id,
+          version: (await repository.latestVersionNumber(template.id)) + 1,
+          ...content,
+          createdAt: now,
+          updatedAt: now,
+        };
         await repository.insertVersion(version);
         changes.currentVersionId = version.id;
       } else if (contentChanged) {
@@ -119,7 +160,12 @@ export class TemplateService {
   async publish(teamId: string, idOrAlias: string): Promise<Template> {
     const { template } = await this.get(teamId, idOrAlias);
     const now = this.deps.clock.now();
-    const changes: Partial<Template> = { status: 'published', publishedVersionId: template.currentVersionId, publishedAt: now, updatedAt: now };
+    const changes: Partial<Template> = {
+      status: 'published',
+      publishedVersionId: template.currentVersionId,
+      publishedAt: now,
+      updatedAt: now,
+    };
     await this.repository.update(template.id, changes);
     return { ...template, ...changes };
   }
@@ -140,7 +186,14 @@ export class TemplateService {
       updatedAt: now,
       publishedAt: null,
     };
-    const version: TemplateVersion = { ...current, id: copy.currentVersionId, templateId: copy.id, version: 1, createdAt: now, updatedAt: now };
+    const version: TemplateVersion = {
+      ...current,
+      id: copy.currentVersionId,
+      templateId: copy.id,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
     await this.deps.knex.transaction((trx) => new TemplateRepository(trx).insert(copy, version));
     return copy;
   }
@@ -154,7 +207,10 @@ export class TemplateService {
   /** What a send uses: the published version, or 422 for a template that has none. */
   async publishedVersion(teamId: string, idOrAlias: string): Promise<{ template: Template; version: TemplateVersion }> {
     const { template } = await this.get(teamId, idOrAlias);
-    if (!template.publishedVersionId) throw new InvalidParameterError('This template is a draft: publish it before sending with it', { errors: [{ path: 'template.id', message: 'is not published' }] });
+    if (!template.publishedVersionId)
+      throw new InvalidParameterError('This template is a draft: publish it before sending with it', {
+        errors: [{ path: 'template.id', message: 'is not published' }],
+      });
     return { template, version: (await this.repository.version(template.publishedVersionId))! };
   }
 
@@ -165,15 +221,20 @@ export class TemplateService {
 
   private checkContent(content: VersionContent): void {
     const problems = placeholderProblems(content.variables, content.subject, content.html, content.text);
-    if (problems.length > 0) throw new UnprocessableValidationError('Placeholders and declared variables do not match', { errors: problems });
+    if (problems.length > 0)
+      throw new UnprocessableValidationError('Placeholders and declared variables do not match', { errors: problems });
     if (Buffer.byteLength(content.html, 'utf8') + Buffer.byteLength(content.text ?? '', 'utf8') > MAX_BODY_BYTES) {
-      throw new UnprocessableValidationError('html and text together must be at most 2 MB', { errors: [{ path: 'html', message: 'too large' }] });
+      throw new UnprocessableValidationError('html and text together must be at most 2 MB', {
+        errors: [{ path: 'html', message: 'too large' }],
+      });
     }
   }
 
   private async assertAliasFree(teamId: string, alias: string, exceptId?: string): Promise<void> {
     if (await this.repository.aliasTaken(teamId, alias, exceptId)) {
-      throw new UnprocessableValidationError(`The alias ${alias} is used by another template`, { errors: [{ path: 'alias', message: 'already in use' }] });
+      throw new UnprocessableValidationError(`The alias ${alias} is used by another template`, {
+        errors: [{ path: 'alias', message: 'already in use' }],
+      });
     }
   }
 
@@ -182,13 +243,19 @@ export class TemplateService {
     const errors: Array<{ path: string; message: string }> = [];
     for (const field of ['primary_color', 'accent_color'] as const) {
       const value = overrides[field];
-      if (typeof value === 'string' && !/^#[0-9a-fA-F]{6}$/.test(value)) errors.push({ path: `brand_overrides.${field}`, message: 'must be a six-digit hex colour' });
+      if (typeof value === 'string' && !/^#[0-9a-fA-F]{6}$/.test(value))
+        errors.push({ path: `brand_overrides.${field}`, message: 'must be a six-digit hex colour' });
     }
     const logo = overrides.logo_url;
-    if (typeof logo === 'string' && !(/^https?:\/\//i.test(logo) && URL.canParse(logo))) errors.push({ path: 'brand_overrides.logo_url', message: 'must be an absolute http(s) URL' });
+    if (typeof logo === 'string' && !(/^https?:\/\//i.test(logo) && URL.canParse(logo)))
+      errors.push({ path: 'brand_overrides.logo_url', message: 'must be an absolute http(s) URL' });
     for (const field of ['company_name', 'address', 'footer_text'] as const) {
       const value = overrides[field];
-      if (typeof value === 'string' && (value.length === 0 || value.length > 500 || /[\u0000-\u001f\u007f]/.test(value))) errors.push({ path: `brand_overrides.${field}`, message: 'must be one line of 1 to 500 characters' });
+      if (
+        typeof value === 'string' &&
+        (value.length === 0 || value.length > 500 || /[\u0000-\u001f\u007f]/.test(value))
+      )
+        errors.push({ path: `brand_overrides.${field}`, message: 'must be one line of 1 to 500 characters' });
     }
     if (errors.length > 0) throw new InvalidParameterError(errors[0]!.message, { errors });
     return overrides;

@@ -37,16 +37,26 @@ export function instrumentHtml(html: string, options: InstrumentOptions): string
   }
   if (options.openToken) {
     const pixel = `<img src="${options.base}/o/${options.openToken}" width="1" height="1" alt="" style="display:none">`;
-    edits.push({ start: bodyEnd === -1 ? html.length : bodyEnd, end: bodyEnd === -1 ? html.length : bodyEnd, text: pixel });
+    edits.push({
+      start: bodyEnd === -1 ? html.length : bodyEnd,
+      end: bodyEnd === -1 ? html.length : bodyEnd,
+      text: pixel,
+    });
   }
   return applyEdits(html, edits);
 }
 
 /** The http(s) URL a link's href holds once its character references are decoded, or null. */
 function trackableUrl(html: string, attributes: Attribute[]): string | null {
-  const value = (attribute: Attribute) => decodeCharacterReferences(html.slice(attribute.valueStart, attribute.valueEnd));
+  const value = (attribute: Attribute) =>
+    decodeCharacterReferences(html.slice(attribute.valueStart, attribute.valueEnd));
   // Opt-outs: our own attribute, and the clicktracking=off that other senders' templates carry.
-  if (attributes.some((a) => a.name === 'data-no-track' || (a.name === 'clicktracking' && value(a).trim().toLowerCase() === 'off'))) return null;
+  if (
+    attributes.some(
+      (a) => a.name === 'data-no-track' || (a.name === 'clicktracking' && value(a).trim().toLowerCase() === 'off'),
+    )
+  )
+    return null;
   // Browsers use the first of repeated attributes.
   const href = attributes.find((a) => a.name === 'href');
   if (!href?.hasValue) return null;
@@ -54,7 +64,12 @@ function trackableUrl(html: string, attributes: Attribute[]): string | null {
   return /^https?:\/\/[^\s/?#]/i.test(url) && URL.canParse(url) ? url : null;
 }
 
-function linkEdit(html: string, attributes: Attribute[], base: string, clickToken: (url: string) => string): Edit | null {
+function linkEdit(
+  html: string,
+  attributes: Attribute[],
+  base: string,
+  clickToken: (url: string) => string,
+): Edit | null {
   const url = trackableUrl(html, attributes);
   if (url === null) return null;
   const href = attributes.find((a) => a.name === 'href')!;
@@ -78,7 +93,11 @@ function applyEdits(html: string, edits: Edit[]): string {
  * Reads the markup that starts at `<` (a comment, a declaration, an end or start tag, or a lone
  * `<` that is text), reports tags, and returns the offset to continue from.
  */
-function readMarkup(html: string, at: number, onTag: (name: string, attributes: Attribute[], end: boolean) => void): number {
+function readMarkup(
+  html: string,
+  at: number,
+  onTag: (name: string, attributes: Attribute[], end: boolean) => void,
+): number {
   if (html.startsWith('<!--', at)) {
     if (html.startsWith('<!-->', at)) return at + 5;
     if (html.startsWith('<!--->', at)) return at + 6;
@@ -93,7 +112,8 @@ function readMarkup(html: string, at: number, onTag: (name: string, attributes: 
     return at + 1;
   }
   let nameEnd = nameStart;
-  while (nameEnd < html.length && !WHITESPACE.test(html[nameEnd]!) && html[nameEnd] !== '/' && html[nameEnd] !== '>') nameEnd++;
+  while (nameEnd < html.length && !WHITESPACE.test(html[nameEnd]!) && html[nameEnd] !== '/' && html[nameEnd] !== '>')
+    nameEnd++;
   const name = html.slice(nameStart, nameEnd).toLowerCase();
   const { attributes, next } = readAttributes(html, nameEnd);
   onTag(name, attributes, end);
@@ -156,10 +176,13 @@ const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', a
  */
 export function decodeCharacterReferences(value: string): string {
   if (!value.includes('&')) return value;
-  return value.replace(/&(?:#(\d+);?|#[xX]([0-9a-fA-F]+);?|([A-Za-z][A-Za-z0-9]*);)/g, (whole, dec?: string, hex?: string, named?: string) => {
-    if (named !== undefined) return NAMED[named] ?? whole;
-    const code = dec !== undefined ? Number(dec) : Number.parseInt(hex!, 16);
-    const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
-    return valid ? String.fromCodePoint(code) : '\ufffd';
-  });
+  return value.replace(
+    /&(?:#(\d+);?|#[xX]([0-9a-fA-F]+);?|([A-Za-z][A-Za-z0-9]*);)/g,
+    (whole, dec?: string, hex?: string, named?: string) => {
+      if (named !== undefined) return NAMED[named] ?? whole;
+      const code = dec !== undefined ? Number(dec) : Number.parseInt(hex!, 16);
+      const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+      return valid ? String.fromCodePoint(code) : '\ufffd';
+    },
+  );
 }

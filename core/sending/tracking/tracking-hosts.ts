@@ -16,7 +16,12 @@ export class TrackingHosts {
   private apiHost: { publicUrl: string; host: string } = { publicUrl: '', host: '' };
 
   constructor(
-    private readonly deps: { repository: TrackingRepository; trackingHost: string; publicUrl: () => string; now: () => number },
+    private readonly deps: {
+      repository: TrackingRepository;
+      trackingHost: string;
+      publicUrl: () => string;
+      now: () => number;
+    },
   ) {}
 
   async isTrackingHost(hostname: string): Promise<boolean> {

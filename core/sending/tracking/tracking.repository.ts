@@ -13,7 +13,10 @@ export class TrackingRepository {
 
   /** Whether a domain that passed verification uses `subdomain` as its tracking label. */
   async isTrackingSubdomain(name: string, subdomain: string): Promise<boolean> {
-    const row = await this.knex('domains').where({ name, tracking_subdomain: subdomain }).whereNotNull('verified_at').first('id');
+    const row = await this.knex('domains')
+      .where({ name, tracking_subdomain: subdomain })
+      .whereNotNull('verified_at')
+      .first('id');
     return row !== undefined;
   }
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
 import type { Domain } from '../domains/domain.types.js';
-import type { EmailEventExtra, EmailEvents } from '../emails/email-events.js';
+import type { EmailTransitionExtra, EmailTransitions } from '../emails/email-transitions.js';
 import { instrumentHtml } from './html-instrumenter.js';
 import { TrackingHosts } from './tracking-hosts.js';
 import { TrackingRepository } from './tracking.repository.js';
@@ -10,7 +10,7 @@ import type { TrackingTokens } from './tracking-tokens.js';
 export type TrackingServiceDeps = {
   knex: Knex;
   clock: Clock;
-  emailEvents: EmailEvents;
+  emailTransitions: EmailTransitions;
   tokens: TrackingTokens;
   /** Scheme of the tracking links written into messages (http only for development and tests). */
   scheme: 'https' | 'http';
@@ -43,7 +43,11 @@ export class TrackingService {
   }
 
   /** The HTML as sent: links rewritten with click tracking on, the pixel added with open tracking on. */
-  instrument(html: string, emailId: string, domain: Pick<Domain, 'name' | 'trackingSubdomain' | 'openTracking' | 'clickTracking'>): string {
+  instrument(
+    html: string,
+    emailId: string,
+    domain: Pick<Domain, 'name' | 'trackingSubdomain' | 'openTracking' | 'clickTracking'>,
+  ): string {
     if (!domain.openTracking && !domain.clickTracking) return html;
     const { tokens } = this.deps;
     return instrumentHtml(html, {
@@ -62,7 +66,9 @@ export class TrackingService {
     const verified = this.deps.tokens.verify(token);
     if (verified?.kind !== 'open') return false;
     const timestamp = this.deps.clock.now().toISOString();
-    return this.record(verified.emailId, 'email.opened', { open: { ipAddress: visitor.ip, timestamp, userAgent: userAgent(visitor) } });
+    return this.record(verified.emailId, 'email.opened', {
+      open: { ipAddress: visitor.ip, timestamp, userAgent: userAgent(visitor) },
+    });
   }
 
   /**
@@ -77,12 +83,16 @@ export class TrackingService {
     return (await this.record(verified.emailId, 'email.clicked', { click })) ? verified.url : null;
   }
 
-  /** The event and the email's last_event move together, or neither (EmailEvents). */
-  private async record(emailId: string, type: 'email.opened' | 'email.clicked', extra: EmailEventExtra): Promise<boolean> {
+  /** The event and the email's last_event move together, or neither (EmailTransitions). */
+  private async record(
+    emailId: string,
+    type: 'email.opened' | 'email.clicked',
+    extra: EmailTransitionExtra,
+  ): Promise<boolean> {
     return this.deps.knex.transaction(async (trx) => {
       const email = await new TrackingRepository(trx).emailById(emailId);
       if (!email) return false;
-      await this.deps.emailEvents.record(trx, email, type, extra);
+      await this.deps.emailTransitions.record(trx, email, type, extra);
       return true;
     });
   }

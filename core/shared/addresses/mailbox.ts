@@ -1,14 +1,16 @@
+import { findHiddenCharacter } from '../../../lib/text/hidden-characters.js';
 import { isEmailAddress } from './email-address.js';
 
 export type Mailbox = { name: string | null; address: string };
 
 /**
  * `address` or `Display Name <address>` (the name optionally quoted). Anything else, and any
- * CR, LF or other control character, is refused: headers and the SMTP envelope are built from
+ * CR, LF or other control character, and any bidirectional-control or zero-width character
+ * (in the name too), is refused: headers and the SMTP envelope are built from
  * this parsed value, never from the raw string.
  */
 export function parseMailbox(input: string): Mailbox | undefined {
-  if (/[\u0000-\u001f\u007f]/.test(input)) return undefined;
+  if (/[\u0000-\u001f\u007f]/.test(input) || findHiddenCharacter(input)) return undefined;
   const value = input.trim();
   const named = /^(.*?)\s*<([^<>]+)>$/.exec(value);
   if (!named) return isEmailAddress(value) ? { name: null, address: value } : undefined;

@@ -11,14 +11,20 @@ const parses = (value: string) => !Number.isNaN(Date.parse(value));
 export function instantParam() {
   return z
     .string()
-    .refine((value) => INSTANT.test(value) && parses(value), 'must be an ISO 8601 instant with a time and zone, e.g. 2026-01-31T00:00:00Z')
+    .refine(
+      (value) => INSTANT.test(value) && parses(value),
+      'must be an ISO 8601 instant with a time and zone, e.g. 2026-01-31T00:00:00Z',
+    )
     .transform((value) => new Date(value));
 }
 
 export function dateOrInstantParam(edge: 'start' | 'end') {
   return z
     .string()
-    .refine((value) => (INSTANT.test(value) || DATE.test(value)) && parses(value), 'must be an ISO 8601 date or instant')
+    .refine(
+      (value) => (INSTANT.test(value) || DATE.test(value)) && parses(value),
+      'must be an ISO 8601 date or instant',
+    )
     .transform((value) => {
       if (!DATE.test(value)) return new Date(value);
       const dayStart = Date.parse(`${value}T00:00:00Z`);

@@ -26,7 +26,8 @@ export const pageQueryShape = {
 export function withPageRules<T extends z.ZodObject>(schema: T) {
   return schema.superRefine((value, ctx) => {
     const page = value as { after?: string; before?: string };
-    if (page.after && page.before) ctx.addIssue({ code: 'custom', path: ['before'], message: 'after and before cannot be used together' });
+    if (page.after && page.before)
+      ctx.addIssue({ code: 'custom', path: ['before'], message: 'after and before cannot be used together' });
   });
 }
 
@@ -45,10 +46,17 @@ export type Page<T> = { object: 'list'; has_more: boolean; data: T[] };
  * Newest-first keyset pagination on a time-ordered id column (UUIDv7), so a page costs one
  * index range scan however deep the caller walks.
  */
-export async function paginateNewestFirst<Row>(query: Knex.QueryBuilder, page: PageQuery, column = 'id'): Promise<{ rows: Row[]; hasMore: boolean }> {
+export async function paginateNewestFirst<Row>(
+  query: Knex.QueryBuilder,
+  page: PageQuery,
+  column = 'id',
+): Promise<{ rows: Row[]; hasMore: boolean }> {
   const limit = page.limit ?? 20;
   if (page.before) {
-    const rows = (await query.where(column, '>', page.before).orderBy(column, 'asc').limit(limit + 1)) as Row[];
+    const rows = (await query
+      .where(column, '>', page.before)
+      .orderBy(column, 'asc')
+      .limit(limit + 1)) as Row[];
     return { rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit };
   }
   if (page.after) query.where(column, '<', page.after);

@@ -27,7 +27,8 @@ function atTime(day: Date, time: string | undefined): Date | undefined {
 
 export function parseScheduledAt(input: string, now: Date): Date | undefined {
   const value = input.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return Number.isNaN(Date.parse(value)) ? undefined : atTime(new Date(`${value}T00:00:00Z`), undefined);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value))
+    return Number.isNaN(Date.parse(value)) ? undefined : atTime(new Date(`${value}T00:00:00Z`), undefined);
   if (/^\d{4}-\d{2}-\d{2}T/.test(value)) {
     // An ISO date-time without a zone is read as UTC.
     const withZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
@@ -35,12 +36,14 @@ export function parseScheduledAt(input: string, now: Date): Date | undefined {
     return Number.isNaN(parsed) ? undefined : new Date(parsed);
   }
   const phrase = value.toLowerCase().replace(/\s+/g, ' ');
-  const relative = /^in (\d+) (minute|hour|day|week)s?$/.exec(phrase) ?? /^in (an?) (minute|hour|day|week)$/.exec(phrase);
+  const relative =
+    /^in (\d+) (minute|hour|day|week)s?$/.exec(phrase) ?? /^in (an?) (minute|hour|day|week)$/.exec(phrase);
   if (relative) {
     const count = /^\d+$/.test(relative[1]!) ? Number(relative[1]) : 1;
     return new Date(now.getTime() + count * UNITS[relative[2]!]!);
   }
-  const dayPhrase = /^(today|tomorrow|(?:next )?(sunday|monday|tuesday|wednesday|thursday|friday|saturday))(?: at (.+))?$/.exec(phrase);
+  const dayPhrase =
+    /^(today|tomorrow|(?:next )?(sunday|monday|tuesday|wednesday|thursday|friday|saturday))(?: at (.+))?$/.exec(phrase);
   if (!dayPhrase) return undefined;
   const day = new Date(now);
   if (dayPhrase[1] === 'tomorrow') day.setUTCDate(day.getUTCDate() + 1);
@@ -64,9 +67,19 @@ export function scheduledAtWithinLimits(value: string | undefined, now: Date): D
   const at = parseScheduledAt(value, now);
   const ahead = at ? at.getTime() - now.getTime() : NaN;
   if (!at || !(ahead >= MIN_SCHEDULE_AHEAD_MS && ahead <= MAX_SCHEDULE_AHEAD_MS)) {
-    throw new ValidationError('scheduled_at must be an ISO 8601 instant or a phrase such as "in 1 hour", between 1 minute and 30 days ahead', {
-      errors: [{ path: 'scheduled_at', message: at ? 'must be between 1 minute and 30 days ahead' : 'is not a date, time or phrase this service reads' }],
-    });
+    throw new ValidationError(
+      'scheduled_at must be an ISO 8601 instant or a phrase such as "in 1 hour", between 1 minute and 30 days ahead',
+      {
+        errors: [
+          {
+            path: 'scheduled_at',
+            message: at
+              ? 'must be between 1 minute and 30 days ahead'
+              : 'is not a date, time or phrase this service reads',
+          },
+        ],
+      },
+    );
   }
   return at;
 }

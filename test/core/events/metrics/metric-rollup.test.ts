@@ -22,7 +22,12 @@ const metrics = runtime.services.metrics;
 const rollUpAll = () => metrics.rollUp({ until: new Date(Date.now() + 60_000) });
 const totalsOf = async (teamId: string, raw: Record<string, string> = {}) => {
   const reporter = new MetricsService({ knex, clock: { now: () => new Date('2026-11-22T00:00:00Z') } });
-  return (await reporter.report({ id: teamId, plan: { limits: { retention_days: 30 } } }, metricsQuerySchema.parse({ start_date: '2026-11-01', ...raw }))).totals;
+  return (
+    await reporter.report(
+      { id: teamId, plan: { limits: { retention_days: 30 } } },
+      metricsQuerySchema.parse({ start_date: '2026-11-01', ...raw }),
+    )
+  ).totals;
 };
 
 t.test('what each event counts', async (t) => {
@@ -34,13 +39,24 @@ t.test('what each event counts', async (t) => {
   await eventAt(runtime, at('05'), a, 'email.delivered', { to: ['a@x.test', 'B@x.test'] });
   await eventAt(runtime, at('06'), a, 'email.bounced', { to: ['c@x.test'], extra: bounce('Permanent') });
   await eventAt(runtime, at('07'), a, 'email.complained', { to: ['a@x.test'] });
-  for (const s of ['10', '20', '30']) await eventAt(runtime, at(s), a, 'email.opened', { extra: { open: { ipAddress: null, timestamp: at(s), userAgent: null } } });
-  await eventAt(runtime, at('40'), a, 'email.clicked', { extra: { click: { ipAddress: null, link: 'https://x.test', timestamp: at('40'), userAgent: null } } });
+  for (const s of ['10', '20', '30'])
+    await eventAt(runtime, at(s), a, 'email.opened', {
+      extra: { open: { ipAddress: null, timestamp: at(s), userAgent: null } },
+    });
+  await eventAt(runtime, at('40'), a, 'email.clicked', {
+    extra: { click: { ipAddress: null, link: 'https://x.test', timestamp: at('40'), userAgent: null } },
+  });
 
   const b = await metricEmail(runtime, team.teamId, d2, ['d@y.test', 'e@y.test'], { suppressed: ['e@y.test'] });
-  await eventAt(runtime, at('02'), b, 'email.suppressed', { to: ['e@y.test'], extra: { suppressed: { reason: 'suppressed', type: 'suppression_list', message: 'm', diagnosticCode: [] } } });
+  await eventAt(runtime, at('02'), b, 'email.suppressed', {
+    to: ['e@y.test'],
+    extra: { suppressed: { reason: 'suppressed', type: 'suppression_list', message: 'm', diagnosticCode: [] } },
+  });
   await eventAt(runtime, at('03'), b, 'email.sent');
-  await eventAt(runtime, at('08'), b, 'email.delivery_delayed', { to: ['d@y.test'], extra: { delay: { type: 'MailboxFull', expirationTime: at('59'), delayedRecipients: ['d@y.test'] } } });
+  await eventAt(runtime, at('08'), b, 'email.delivery_delayed', {
+    to: ['d@y.test'],
+    extra: { delay: { type: 'MailboxFull', expirationTime: at('59'), delayedRecipients: ['d@y.test'] } },
+  });
   await eventAt(runtime, at('09'), b, 'email.bounced', { to: ['d@y.test'], extra: bounce('Transient') });
 
   const c = await metricEmail(runtime, team.teamId, d1, ['f@z.test']);
@@ -49,10 +65,22 @@ t.test('what each event counts', async (t) => {
   const d = await metricEmail(runtime, team.teamId, d1, ['g@z.test']);
   await eventAt(runtime, at('12'), d, 'email.bounced', { to: ['g@z.test'], extra: bounce('Undetermined') });
   await eventAt(runtime, at('13'), { ...d, id: newId() }, 'email.received');
-  await runtime.services.events.record(team.teamId, 'domain.created', { id: d1 });
+  await runtime.services.eventLog.record(team.teamId, 'domain.created', { id: d1 });
   // Unreadable events count nothing and do not stop the roll-up.
-  await knex('events').insert({ id: newId(), team_id: team.teamId, type: 'email.delivered', data: 'not json', created_at: new Date(at('14')) });
-  await knex('events').insert({ id: newId(), team_id: team.teamId, type: 'email.delivered', data: '{"to":["x@x.test"]}', created_at: new Date(at('15')) });
+  await knex('events').insert({
+    id: newId(),
+    team_id: team.teamId,
+    type: 'email.delivered',
+    data: 'not json',
+    created_at: new Date(at('14')),
+  });
+  await knex('events').insert({
+    id: newId(),
+    team_id: team.teamId,
+    type: 'email.delivered',
+    data: '{"to":["x@x.test"]}',
+    created_at: new Date(at('15')),
+  });
 
   const result = await rollUpAll();
   t.equal(result.events, 19, `counted the events (${result.events})`);
@@ -79,8 +107,17 @@ t.test('what each event counts', async (t) => {
     complaint_rate: 0.2,
     attempted: 3, // a, b and c; d has only a bounce
   });
-  t.same(await totalsOf(team.teamId, { domain_id: d2, metrics: 'sent,attempted,suppressed,bounced_transient' }), { sent: 1, attempted: 1, suppressed: 1, bounced_transient: 1 });
-  t.same(await totalsOf(team.teamId, { email_id: a.id, metrics: 'sent,delivered,unique_opened' }), { sent: 3, delivered: 2, unique_opened: 1 });
+  t.same(await totalsOf(team.teamId, { domain_id: d2, metrics: 'sent,attempted,suppressed,bounced_transient' }), {
+    sent: 1,
+    attempted: 1,
+    suppressed: 1,
+    bounced_transient: 1,
+  });
+  t.same(await totalsOf(team.teamId, { email_id: a.id, metrics: 'sent,delivered,unique_opened' }), {
+    sent: 3,
+    delivered: 2,
+    unique_opened: 1,
+  });
 });
 
 t.test('unique opens and clicks, and attempted, count once across batches and runs', async (t) => {
@@ -94,19 +131,43 @@ t.test('unique opens and clicks, and attempted, count once across batches and ru
   await eventAt(runtime, '2026-11-20T12:00:02Z', email, 'email.clicked');
   await eventAt(runtime, '2026-11-20T12:00:03Z', email, 'email.clicked');
   await rollUpAll();
-  t.same(await totalsOf(team.teamId, { metrics: 'opened,unique_opened,clicked,unique_clicked,attempted' }), { opened: 2, unique_opened: 1, clicked: 2, unique_clicked: 1, attempted: 1 });
-  t.same(await totalsOf(team.teamId, { start_date: '2026-11-20T12:00:00Z', metrics: 'opened,unique_opened,attempted' }), { opened: 1, unique_opened: 0, attempted: 0 }, 'counted in the minute of the first');
+  t.same(await totalsOf(team.teamId, { metrics: 'opened,unique_opened,clicked,unique_clicked,attempted' }), {
+    opened: 2,
+    unique_opened: 1,
+    clicked: 2,
+    unique_clicked: 1,
+    attempted: 1,
+  });
+  t.same(
+    await totalsOf(team.teamId, { start_date: '2026-11-20T12:00:00Z', metrics: 'opened,unique_opened,attempted' }),
+    { opened: 1, unique_opened: 0, attempted: 0 },
+    'counted in the minute of the first',
+  );
 });
 
 t.test('two roll-ups at once count every event exactly once', async (t) => {
   const team = await app.createTeam('Concurrent');
   const email = await metricEmail(runtime, team.teamId, newId(), ['r@x.test']);
-  for (let i = 0; i < 120; i++) await eventAt(runtime, `2026-11-20T13:${String(i % 60).padStart(2, '0')}:00Z`, email, i % 3 === 0 ? 'email.opened' : 'email.delivered');
+  for (let i = 0; i < 120; i++)
+    await eventAt(
+      runtime,
+      `2026-11-20T13:${String(i % 60).padStart(2, '0')}:00Z`,
+      email,
+      i % 3 === 0 ? 'email.opened' : 'email.delivered',
+    );
   const rollups = [0, 1, 2].map(() => new MetricsRollup({ knex, clock: runtime.clock, batchSize: 7 }));
   const until = new Date(Date.now() + 60_000);
   const results = await Promise.all(rollups.map((r) => r.run({ until })));
-  t.equal(results.reduce((sum, r) => sum + r.events, 0), 120, 'the events were shared out, none counted twice');
-  t.same(await totalsOf(team.teamId, { metrics: 'delivered,opened,unique_opened' }), { delivered: 80, opened: 40, unique_opened: 1 });
+  t.equal(
+    results.reduce((sum, r) => sum + r.events, 0),
+    120,
+    'the events were shared out, none counted twice',
+  );
+  t.same(await totalsOf(team.teamId, { metrics: 'delivered,opened,unique_opened' }), {
+    delivered: 80,
+    opened: 40,
+    unique_opened: 1,
+  });
 });
 
 t.test('a crash inside a batch leaves nothing half-counted', async (t) => {
@@ -121,7 +182,11 @@ t.test('a crash inside a batch leaves nothing half-counted', async (t) => {
   };
   await t.rejects(rollup.run({ until: new Date(Date.now() + 60_000) }), /power cut/);
   t.same(await rollup.repository.readState(), before, 'the cursor did not move');
-  t.same(await totalsOf(team.teamId, { metrics: 'opened,unique_opened' }), { opened: 0, unique_opened: 0 }, 'no bucket and no first-seen row was kept');
+  t.same(
+    await totalsOf(team.teamId, { metrics: 'opened,unique_opened' }),
+    { opened: 0, unique_opened: 0 },
+    'no bucket and no first-seen row was kept',
+  );
   rollup.repository.saveState = save;
   t.match(await rollup.run({ until: new Date(Date.now() + 60_000) }), { events: 5 });
   t.same(await totalsOf(team.teamId, { metrics: 'opened,unique_opened' }), { opened: 5, unique_opened: 1 });
@@ -134,7 +199,11 @@ t.test('the settle time: events minted in the last minute wait for the next run'
   const rollup = new MetricsRollup({ knex, clock: runtime.clock });
   const before = await rollup.repository.readState();
   t.match(await rollup.run(), { events: 0 }, 'its id is younger than the settle time');
-  t.same(await rollup.repository.readState(), before, 'data_as_of never moves back (earlier tests rolled up to the next minute)');
+  t.same(
+    await rollup.repository.readState(),
+    before,
+    'data_as_of never moves back (earlier tests rolled up to the next minute)',
+  );
   t.same(await totalsOf(team.teamId, { metrics: 'delivered' }), { delivered: 0 });
   await rollUpAll();
   t.same(await totalsOf(team.teamId, { metrics: 'delivered' }), { delivered: 1 });
@@ -157,7 +226,8 @@ t.test('retention: buckets by the minute they count, first-seen rows by their ti
   await eventAt(runtime, daysAgo(20), freeEmail, 'email.delivered');
   await eventAt(runtime, daysAgo(40), proEmail, 'email.opened');
   await rollUpAll();
-  const count = async (table: string, teamId: string) => Number(((await knex(table).where({ team_id: teamId }).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
+  const count = async (table: string, teamId: string) =>
+    Number(((await knex(table).where({ team_id: teamId }).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
   t.equal(await count('metric_buckets', free.teamId), 2);
   const scheduler = startScheduler(runtime);
   try {

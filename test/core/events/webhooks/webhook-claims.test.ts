@@ -18,9 +18,13 @@ t.test('the event and its outbox rows commit together: one row per subscribed en
   await fx.createEndpoint(receiver.url('/b'), ['suppression.added', 'suppression.removed'], team.token);
   await fx.createEndpoint(receiver.url('/c'), ['domain.created'], team.token);
   const disabled = await fx.createEndpoint(receiver.url('/d'), ['suppression.added'], team.token);
-  await request(fx.app.url, `/webhooks/${disabled.id}`, { method: 'PATCH', token: team.token, body: { status: 'disabled' } });
+  await request(fx.app.url, `/webhooks/${disabled.id}`, {
+    method: 'PATCH',
+    token: team.token,
+    body: { status: 'disabled' },
+  });
   await fx.app.runtime.services.suppressions.add(team.teamId, 'fan@example.com');
-  const [event] = await fx.app.runtime.services.events.list(team.teamId);
+  const [event] = await fx.app.runtime.services.eventLog.list(team.teamId);
   const rows = await knex('webhook_deliveries').where({ event_id: event!.id });
   t.equal(rows.length, 2, 'the two enabled endpoints subscribed to suppression.added');
   t.ok(rows.every((r) => r.status === 'pending' && r.attempts === 0));
@@ -35,13 +39,17 @@ t.test('a claimed row is not claimed again until its lease runs out; the late se
   t.ok(dead, 'claimed by a worker that then dies');
   t.same(await dispatcher.claim(10, 'other-worker'), [], 'held: nobody else gets it');
   // The lease runs out (a worker that died never settles).
-  await knex('webhook_deliveries').where({ id: dead!.id }).update({ next_attempt_at: new Date(Date.now() - 1000) });
+  await knex('webhook_deliveries')
+    .where({ id: dead!.id })
+    .update({ next_attempt_at: new Date(Date.now() - 1000) });
   const [taken] = await dispatcher.claim(10, 'second-worker');
   t.equal(taken!.id, dead!.id, 'taken back after the lease');
   t.equal(await dispatcher.deliver(taken!), 'success');
   t.equal(receiver.received.filter((w) => w.path === '/lease').length, 1);
   // The first worker wakes up and tries to record its outcome: its lease is gone.
-  const stale = await knex('webhook_deliveries').where({ id: dead!.id, lease_owner: 'dead-worker' }).update({ status: 'attempting' });
+  const stale = await knex('webhook_deliveries')
+    .where({ id: dead!.id, lease_owner: 'dead-worker' })
+    .update({ status: 'attempting' });
   t.equal(stale, 0, 'a settle under a lost lease changes nothing');
   t.equal((await knex('webhook_deliveries').where({ id: dead!.id }).first()).status, 'success');
 });

@@ -9,7 +9,11 @@ t.test('the default schedule: 8 attempts over about 27 hours', async (t) => {
   t.same(schedule, [5, 300, 1800, 7200, 18000, 36000, 36000]);
   let at = now;
   let attempts = 1;
-  for (let next = nextRetryAt(schedule, attempts, at, () => 0.5); next; next = nextRetryAt(schedule, attempts, at, () => 0.5)) {
+  for (
+    let next = nextRetryAt(schedule, attempts, at, () => 0.5);
+    next;
+    next = nextRetryAt(schedule, attempts, at, () => 0.5)
+  ) {
     at = next;
     attempts++;
   }

@@ -33,7 +33,10 @@ function jpeg(width: number, height: number): Buffer {
   ]);
 }
 
-const svg = (body: string, attrs = 'width="32" height="16"') => Buffer.from(`<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attrs}>${body}</svg>`);
+const svg = (body: string, attrs = 'width="32" height="16"') =>
+  Buffer.from(
+    `<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${attrs}>${body}</svg>`,
+  );
 
 t.test('PNG: text, XMP, EXIF and time chunks are stripped; rendering chunks kept', async (t) => {
   const input = png(20, 10, [
@@ -50,11 +53,15 @@ t.test('PNG: text, XMP, EXIF and time chunks are stripped; rendering chunks kept
   const { asset } = result;
   t.match(asset, { contentType: 'image/png', extension: 'png', width: 20, height: 10 });
   t.notOk(asset.bytes.includes(Buffer.from(SECRET)), 'no secret left');
-  for (const type of ['tEXt', 'zTXt', 'iTXt', 'eXIf', 'tIME', 'prVt']) t.notOk(asset.bytes.includes(Buffer.from(type)), `${type} gone`);
+  for (const type of ['tEXt', 'zTXt', 'iTXt', 'eXIf', 'tIME', 'prVt'])
+    t.notOk(asset.bytes.includes(Buffer.from(type)), `${type} gone`);
   t.ok(asset.bytes.includes(Buffer.from('gAMA')), 'gAMA kept');
   t.equal(asset.sha256, createHash('sha256').update(asset.bytes).digest('hex'));
   const again = processBrandAsset(asset.bytes);
-  t.ok(again.ok && again.asset.bytes.equals(asset.bytes), 'the output is itself a valid PNG, unchanged by a second pass');
+  t.ok(
+    again.ok && again.asset.bytes.equals(asset.bytes),
+    'the output is itself a valid PNG, unchanged by a second pass',
+  );
 });
 
 t.test('PNG: size, dimensions and structure', async (t) => {
@@ -64,7 +71,11 @@ t.test('PNG: size, dimensions and structure', async (t) => {
   const big = png(8, 8, [pngChunk('tEXt', Buffer.alloc(300 * 1024, 0x41))]);
   t.match(processBrandAsset(big), { ok: false, problems: [{ message: /larger than 256 KB/ }] });
   const good = png(4, 4);
-  t.match(processBrandAsset(good.subarray(0, good.length - 6)), { ok: false, problems: [{ message: 'file is not a valid PNG image' }] }, 'truncated');
+  t.match(
+    processBrandAsset(good.subarray(0, good.length - 6)),
+    { ok: false, problems: [{ message: 'file is not a valid PNG image' }] },
+    'truncated',
+  );
   const corrupt = Buffer.from(good);
   corrupt[40] = corrupt[40]! ^ 0xff;
   t.match(processBrandAsset(corrupt), { ok: false }, 'CRC mismatch');
@@ -77,7 +88,10 @@ t.test('JPEG: Exif, XMP, IPTC, comments and trailing data are stripped; SOF give
   t.match(result.asset, { contentType: 'image/jpeg', extension: 'jpg', width: 640, height: 480 });
   t.notOk(result.asset.bytes.includes(Buffer.from(SECRET)), 'no secret left');
   t.ok(result.asset.bytes.includes(Buffer.from('JFIF')), 'JFIF kept');
-  t.ok(result.asset.bytes.includes(Buffer.from([0x12, 0x34, 0xff, 0x00, 0x56, 0xff, 0xd0, 0x78])), 'scan data copied as is');
+  t.ok(
+    result.asset.bytes.includes(Buffer.from([0x12, 0x34, 0xff, 0x00, 0x56, 0xff, 0xd0, 0x78])),
+    'scan data copied as is',
+  );
   t.same([...result.asset.bytes.subarray(-2)], [0xff, 0xd9], 'ends at EOI');
   t.match(processBrandAsset(jpeg(5000, 10)), { ok: false, problems: [{ message: /4096 pixels/ }] });
   const whole = jpeg(10, 10);
@@ -96,12 +110,18 @@ t.test('the type comes from the bytes', async (t) => {
     ['empty', Buffer.alloc(0)],
     ['random', Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7919) % 256))],
   ] as const) {
-    t.match(processBrandAsset(bytes), { ok: false, problems: [{ path: 'content', message: /only PNG, JPEG and SVG/ }] }, name);
+    t.match(
+      processBrandAsset(bytes),
+      { ok: false, problems: [{ path: 'content', message: /only PNG, JPEG and SVG/ }] },
+      name,
+    );
   }
 });
 
 t.test('SVG: a clean file is stored as sent, sized from attributes or viewBox', async (t) => {
-  const clean = svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient></defs><rect fill="url(#g)" width="32" height="16"/><use xlink:href="#g"/><style>rect { fill: #123456 }</style>');
+  const clean = svg(
+    '<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient></defs><rect fill="url(#g)" width="32" height="16"/><use xlink:href="#g"/><style>rect { fill: #123456 }</style>',
+  );
   const result = processBrandAsset(clean);
   t.equal(result.ok, true, result.ok ? 'accepted' : JSON.stringify(result.problems));
   if (result.ok) {
@@ -126,7 +146,11 @@ t.test('SVG: each problem is named once', async (t) => {
     ['CSS animation', '<style>@keyframes spin { to { opacity: 0 } } rect { animation: spin 1s }</style>', /animation/],
     ['external image', '<image href="https://tracker.example/p.png" width="1" height="1"/>', /external/],
     ['external use', '<use xlink:href="other.svg#icon"/>', /external/],
-    ['foreignObject', '<foreignObject width="1" height="1"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>', /external/],
+    [
+      'foreignObject',
+      '<foreignObject width="1" height="1"><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>',
+      /external/,
+    ],
     ['css import', '<style>@import url(https://evil.example/x.css);</style>', /external/],
     ['css url', '<rect style="fill: url(https://evil.example/x)" width="1" height="1"/>', /external/],
     ['attribute url', '<rect fill="url(https://evil.example/#g)" width="1" height="1"/>', /external/],
@@ -136,19 +160,54 @@ t.test('SVG: each problem is named once', async (t) => {
   for (const [name, body, message] of cases) {
     const result = processBrandAsset(svg(body));
     t.equal(result.ok, false, `${name}: refused`);
-    if (!result.ok) t.ok(result.problems.some((p) => message.test(p.message)), `${name}: ${result.problems.map((p) => p.message).join(' | ')}`);
+    if (!result.ok)
+      t.ok(
+        result.problems.some((p) => message.test(p.message)),
+        `${name}: ${result.problems.map((p) => p.message).join(' | ')}`,
+      );
   }
-  const many = processBrandAsset(svg('<script>1</script><script>2</script><a href="https://x.example"><text>x</text></a><animate attributeName="x"/>'));
+  const many = processBrandAsset(
+    svg(
+      '<script>1</script><script>2</script><a href="https://x.example"><text>x</text></a><animate attributeName="x"/>',
+    ),
+  );
   t.equal(many.ok, false);
   if (!many.ok) t.equal(many.problems.length, 3, 'script, link, animation: one each');
-  const doctype = processBrandAsset(Buffer.from('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>'));
+  const doctype = processBrandAsset(
+    Buffer.from(
+      '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>',
+    ),
+  );
   t.match(doctype, { ok: false, problems: [{ message: /DOCTYPE and ENTITY/ }] });
 });
 
 t.test('SVG: malformed, oversize and non-UTF-8 input is refused, never thrown', async (t) => {
-  for (const bad of ['<svg><g></svg>', '<svg xmlns="x"><rect width=1/></svg>', '<svg></svg><svg></svg>', '<svg><rect></g></svg>', '<svg>text after</svg>trailing', '<svg <rect/>']) {
-    t.match(processBrandAsset(Buffer.from(bad)), { ok: false, problems: [{ message: /not a valid SVG|only PNG/ }] }, bad);
+  for (const bad of [
+    '<svg><g></svg>',
+    '<svg xmlns="x"><rect width=1/></svg>',
+    '<svg></svg><svg></svg>',
+    '<svg><rect></g></svg>',
+    '<svg>text after</svg>trailing',
+    '<svg <rect/>',
+  ]) {
+    t.match(
+      processBrandAsset(Buffer.from(bad)),
+      { ok: false, problems: [{ message: /not a valid SVG|only PNG/ }] },
+      bad,
+    );
   }
-  t.match(processBrandAsset(svg(`<desc>${'x'.repeat(33 * 1024)}</desc>`)), { ok: false, problems: [{ message: /larger than 32 KB/ }] });
-  t.match(processBrandAsset(Buffer.concat([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'), Buffer.from([0xc3, 0x28]), Buffer.from('</text></svg>')])), { ok: false });
+  t.match(processBrandAsset(svg(`<desc>${'x'.repeat(33 * 1024)}</desc>`)), {
+    ok: false,
+    problems: [{ message: /larger than 32 KB/ }],
+  });
+  t.match(
+    processBrandAsset(
+      Buffer.concat([
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('</text></svg>'),
+      ]),
+    ),
+    { ok: false },
+  );
 });

@@ -17,7 +17,10 @@ for (const [label, cases] of [
       const expected = await new MailComposer({ ...mail, ...FIXED }).compile().build();
       const actual = renderMimeTree(new MailComposer({ ...mail, ...FIXED }).compile());
       if (!actual) t.fail(`${name}: not rendered`);
-      else if (!actual.equals(expected)) t.fail(`${name}: differs from build()\n--- build()\n${expected.toString('latin1').slice(0, 3000)}\n--- rendered\n${actual.toString('latin1').slice(0, 3000)}`);
+      else if (!actual.equals(expected))
+        t.fail(
+          `${name}: differs from build()\n--- build()\n${expected.toString('latin1').slice(0, 3000)}\n--- rendered\n${actual.toString('latin1').slice(0, 3000)}`,
+        );
       else t.pass(`${name}: same bytes`);
     }
   });
@@ -26,8 +29,20 @@ for (const [label, cases] of [
 t.test('trees it does not cover are left to build()', async (t) => {
   const raw = new MailComposer({ ...FIXED, raw: 'Subject: raw\r\n\r\nbody\r\n' }).compile();
   t.equal(renderMimeTree(raw), null, 'raw message');
-  const newline = new MailComposer({ ...FIXED, newline: 'unix', from: 'a@example.com', to: 'b@example.net', text: 'x' }).compile();
+  const newline = new MailComposer({
+    ...FIXED,
+    newline: 'unix',
+    from: 'a@example.com',
+    to: 'b@example.net',
+    text: 'x',
+  }).compile();
   t.equal(renderMimeTree(newline), null, 'newline conversion');
-  const file = new MailComposer({ ...FIXED, from: 'a@example.com', to: 'b@example.net', text: 'x', attachments: [{ path: '/etc/hostname' }] }).compile();
+  const file = new MailComposer({
+    ...FIXED,
+    from: 'a@example.com',
+    to: 'b@example.net',
+    text: 'x',
+    attachments: [{ path: '/etc/hostname' }],
+  }).compile();
   t.equal(renderMimeTree(file), null, 'content from a path');
 });

@@ -23,14 +23,18 @@ t.test('http and https links are rewritten, in any quoting, and the rest is kept
     '</body></html>',
   ].join('');
   const out = instrumentHtml(html, { base: BASE, clickToken });
-  t.same(seen, [
-    'https://shop.example/sale',
-    'http://shop.example/plain',
-    'https://shop.example/unquoted/',
-    'https://shop.example/spaced',
-    'https://shop.example/q?a=1&b=2&c=3&d=4',
-    'https://shop.example/trimmed',
-  ], 'the links signed are the URLs the browser would follow');
+  t.same(
+    seen,
+    [
+      'https://shop.example/sale',
+      'http://shop.example/plain',
+      'https://shop.example/unquoted/',
+      'https://shop.example/spaced',
+      'https://shop.example/q?a=1&b=2&c=3&d=4',
+      'https://shop.example/trimmed',
+    ],
+    'the links signed are the URLs the browser would follow',
+  );
   t.equal(
     out,
     [
@@ -84,21 +88,51 @@ t.test('links inside comments, raw-text elements and attribute values are not li
   t.same(seen, ['https://track.example/after-gt', 'https://track.example/first']);
   t.notMatch(out, /track\.example/);
   t.match(out, 'href="https://keep.example/second"', 'only the first href counts, as in browsers');
-  t.equal(out.replace(`${BASE}/c/L0`, 'https://track.example/after-gt').replace(`${BASE}/c/L1`, 'https://track.example/first'), html);
+  t.equal(
+    out
+      .replace(`${BASE}/c/L0`, 'https://track.example/after-gt')
+      .replace(`${BASE}/c/L1`, 'https://track.example/first'),
+    html,
+  );
 });
 
 t.test('the pixel goes before </body>, or at the end without one', async (t) => {
   const pixel = `<img src="${BASE}/o/OPEN" width="1" height="1" alt="" style="display:none">`;
-  t.equal(instrumentHtml('<html><body><p>x</p></BODY></html>', { base: BASE, openToken: 'OPEN' }), `<html><body><p>x</p>${pixel}</BODY></html>`);
+  t.equal(
+    instrumentHtml('<html><body><p>x</p></BODY></html>', { base: BASE, openToken: 'OPEN' }),
+    `<html><body><p>x</p>${pixel}</BODY></html>`,
+  );
   t.equal(instrumentHtml('<p>no body</p>', { base: BASE, openToken: 'OPEN' }), `<p>no body</p>${pixel}`);
-  t.equal(instrumentHtml('<body>x</body><!-- </body> -->', { base: BASE, openToken: 'OPEN' }), `<body>x${pixel}</body><!-- </body> -->`, 'a </body> in a comment is not the end');
-  t.equal(instrumentHtml('<a href="https://x.example/">x</a>', { base: BASE, openToken: 'OPEN' }), `<a href="https://x.example/">x</a>${pixel}`, 'open tracking alone leaves links');
-  t.equal(instrumentHtml('<p>x</p>', { base: BASE, clickToken: () => 'T' }), '<p>x</p>', 'click tracking alone adds no pixel');
+  t.equal(
+    instrumentHtml('<body>x</body><!-- </body> -->', { base: BASE, openToken: 'OPEN' }),
+    `<body>x${pixel}</body><!-- </body> -->`,
+    'a </body> in a comment is not the end',
+  );
+  t.equal(
+    instrumentHtml('<a href="https://x.example/">x</a>', { base: BASE, openToken: 'OPEN' }),
+    `<a href="https://x.example/">x</a>${pixel}`,
+    'open tracking alone leaves links',
+  );
+  t.equal(
+    instrumentHtml('<p>x</p>', { base: BASE, clickToken: () => 'T' }),
+    '<p>x</p>',
+    'click tracking alone adds no pixel',
+  );
 });
 
 t.test('malformed HTML ends without error and without losing text', async (t) => {
   const { clickToken } = clicks();
-  for (const html of ['<a href="https://x.example/', '<a href=', '<a', '<', 'a < b > c', '<!-- open', '<script>never closed <a href="https://x.example/">', '</', '<a href="https://x.example/">ok</a><style>']) {
+  for (const html of [
+    '<a href="https://x.example/',
+    '<a href=',
+    '<a',
+    '<',
+    'a < b > c',
+    '<!-- open',
+    '<script>never closed <a href="https://x.example/">',
+    '</',
+    '<a href="https://x.example/">ok</a><style>',
+  ]) {
     const out = instrumentHtml(html, { base: BASE, clickToken });
     t.type(out, 'string', JSON.stringify(html));
   }
@@ -107,6 +141,10 @@ t.test('malformed HTML ends without error and without losing text', async (t) =>
 
 t.test('character references in URLs', async (t) => {
   t.equal(decodeCharacterReferences('a=1&amp;b=2&#38;c&#x26;d&lt;&gt;&quot;'), 'a=1&b=2&c&d<>"');
-  t.equal(decodeCharacterReferences('a=1&copy=2&unknown;'), 'a=1&copy=2&unknown;', 'unknown or unterminated names stay');
+  t.equal(
+    decodeCharacterReferences('a=1&copy=2&unknown;'),
+    'a=1&copy=2&unknown;',
+    'unknown or unterminated names stay',
+  );
   t.equal(decodeCharacterReferences('&#0;&#xD800;'), '\ufffd\ufffd');
 });

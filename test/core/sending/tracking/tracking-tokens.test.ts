@@ -21,7 +21,11 @@ t.test('a token cannot be altered, forged with another key, or made to carry ano
   const click = tokens.click(emailId, 'https://good.example/');
   const bytes = Buffer.from(click, 'base64url');
   // The same MAC over a payload whose link points elsewhere.
-  const swapped = Buffer.concat([bytes.subarray(0, 17), Buffer.from('https://evil.example/'), bytes.subarray(bytes.length - 16)]);
+  const swapped = Buffer.concat([
+    bytes.subarray(0, 17),
+    Buffer.from('https://evil.example/'),
+    bytes.subarray(bytes.length - 16),
+  ]);
   t.equal(tokens.verify(swapped.toString('base64url')), null, 'another link under the same MAC');
   for (let i = 0; i < bytes.length; i++) {
     const flipped = Buffer.from(bytes);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
 import { NotFoundError, UnprocessableValidationError } from '../../../lib/errors.js';
 import { isUuid } from '../../../lib/ids.js';
-import type { EventService } from '../log/event.service.js';
+import type { EventLog } from '../log/event-log.js';
 import type { PageQuery } from '../../shared/pagination/list-query.js';
 import { purgeByPlanRetention } from '../../platform/retention/plan-retention.js';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository.js';
@@ -15,20 +15,33 @@ import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookPayload }
  * also the webhook-id header), each delivery's attempts, and replay. Kept for the team plan's
  * retention window, like the events themselves.
  */
-export class WebhookEventService {
+export class WebhookDeliveryService {
   private readonly repository: WebhookDeliveryRepository;
 
-  constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventService; endpoints: WebhookService }) {
+  constructor(private readonly deps: { knex: Knex; clock: Clock; events: EventLog; endpoints: WebhookService }) {
     this.repository = new WebhookDeliveryRepository(deps.knex);
   }
 
-  async list(teamId: string, endpointId: string, page: PageQuery): Promise<{ deliveries: WebhookDelivery[]; hasMore: boolean }> {
+  /** Deliveries waiting to be posted (pending or attempting), for the metrics. */
+  waitingCount(): Promise<number> {
+    return this.repository.countWaiting();
+  }
+
+  async list(
+    teamId: string,
+    endpointId: string,
+    page: PageQuery,
+  ): Promise<{ deliveries: WebhookDelivery[]; hasMore: boolean }> {
     const endpoint = await this.deps.endpoints.find(teamId, endpointId);
     return this.repository.ofEndpoint(endpoint.id, page);
   }
 
   /** One delivery with the payload it POSTs. */
-  async get(teamId: string, endpointId: string, eventId: string): Promise<{ delivery: WebhookDelivery; payload: WebhookPayload }> {
+  async get(
+    teamId: string,
+    endpointId: string,
+    eventId: string,
+  ): Promise<{ delivery: WebhookDelivery; payload: WebhookPayload }> {
     const { delivery } = await this.find(teamId, endpointId, eventId);
     const event = await this.deps.events.find(delivery.eventId);
     // The event ran out of the retention window before its delivery log did (purges run apart).
@@ -36,7 +49,12 @@ export class WebhookEventService {
     return { delivery, payload: payloadOf(event) };
   }
 
-  async attempts(teamId: string, endpointId: string, eventId: string, page: PageQuery): Promise<{ attempts: WebhookAttempt[]; hasMore: boolean }> {
+  async attempts(
+    teamId: string,
+    endpointId: string,
+    eventId: string,
+    page: PageQuery,
+  ): Promise<{ attempts: WebhookAttempt[]; hasMore: boolean }> {
     const { delivery } = await this.find(teamId, endpointId, eventId);
     return this.repository.attemptsOf(delivery.id, page);
   }
@@ -48,7 +66,9 @@ export class WebhookEventService {
   async replay(teamId: string, endpointId: string, eventId: string): Promise<WebhookDelivery> {
     const { endpoint, delivery } = await this.find(teamId, endpointId, eventId);
     if (endpoint.status !== 'enabled') {
-      throw new UnprocessableValidationError('This webhook endpoint is disabled: enable it (PATCH status enabled) before replaying events to it');
+      throw new UnprocessableValidationError(
+        'This webhook endpoint is disabled: enable it (PATCH status enabled) before replaying events to it',
+      );
     }
     if (!(await this.deps.events.find(delivery.eventId))) throw new NotFoundError('Webhook event not found');
     await this.repository.replay(delivery.id, this.deps.clock.now());
@@ -63,9 +83,15 @@ export class WebhookEventService {
     return { attempts, deliveries };
   }
 
-  private async find(teamId: string, endpointId: string, eventId: string): Promise<{ endpoint: WebhookEndpoint; delivery: WebhookDelivery }> {
+  private async find(
+    teamId: string,
+    endpointId: string,
+    eventId: string,
+  ): Promise<{ endpoint: WebhookEndpoint; delivery: WebhookDelivery }> {
     const endpoint = await this.deps.endpoints.find(teamId, endpointId);
-    const delivery = isUuid(eventId) ? await this.repository.findByEvent(endpoint.id, eventId.toLowerCase()) : undefined;
+    const delivery = isUuid(eventId)
+      ? await this.repository.findByEvent(endpoint.id, eventId.toLowerCase())
+      : undefined;
     if (!delivery) throw new NotFoundError('Webhook event not found');
     return { endpoint, delivery };
   }

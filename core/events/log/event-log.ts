@@ -3,30 +3,47 @@ import type { Clock } from '../../../lib/clock.js';
 import { readJson, readTimestamp } from '../../../db/dialect.js';
 import { newId } from '../../../lib/ids.js';
 import { purgeByPlanRetention } from '../../platform/retention/plan-retention.js';
-import type { EventType, TeamEvent } from './event.types.js';
+import type { EventType, LoggedEvent } from './event.types.js';
 
 type EventRow = { id: string; team_id: string; type: string; data: string; created_at: unknown };
 
-const toEvent = (row: EventRow): TeamEvent => ({ id: row.id, teamId: row.team_id, type: row.type as EventType, data: readJson(row.data, {}), createdAt: readTimestamp(row.created_at) });
+const toEvent = (row: EventRow): LoggedEvent => ({
+  id: row.id,
+  teamId: row.team_id,
+  type: row.type as EventType,
+  data: readJson(row.data, {}),
+  createdAt: readTimestamp(row.created_at),
+});
 
 /** Rows per multi-row INSERT of events: 5 columns each, far inside the bound-variable limits. */
 const EVENT_CHUNK = 100;
 
 /** Work that must commit with every recorded event (the webhook outbox). */
-export type EventFanOut = { enqueueMany(trx: Knex, events: TeamEvent[]): Promise<void> };
+export type EventFanOut = { enqueueMany(trx: Knex, events: LoggedEvent[]): Promise<void> };
 
 /**
  * The one events table: every domain, suppression and email event is recorded here, in the
  * same transaction as the change it describes, so nothing is announced that did not happen and
  * nothing happens unannounced. Webhook deliveries are queued in that same transaction.
  */
-export class EventService {
+export class EventLog {
   constructor(private readonly deps: { knex: Knex; clock: Clock; fanOut?: EventFanOut }) {}
 
-  async record(teamId: string, type: EventType, data: Record<string, unknown>, trx: Knex = this.deps.knex): Promise<TeamEvent> {
-    const event: TeamEvent = { id: newId(), teamId, type, data, createdAt: this.deps.clock.now() };
+  async record(
+    teamId: string,
+    type: EventType,
+    data: Record<string, unknown>,
+    trx: Knex = this.deps.knex,
+  ): Promise<LoggedEvent> {
+    const event: LoggedEvent = { id: newId(), teamId, type, data, createdAt: this.deps.clock.now() };
     const write = async (t: Knex) => {
-      await t('events').insert({ id: event.id, team_id: teamId, type, data: JSON.stringify(data), created_at: event.createdAt });
+      await t('events').insert({
+        id: event.id,
+        team_id: teamId,
+        type,
+        data: JSON.stringify(data),
+        created_at: event.createdAt,
+      });
       await this.deps.fanOut?.enqueueMany(t, [event]);
     };
     // Outside a transaction, one is opened so the event and its webhook deliveries commit together.
@@ -40,19 +57,36 @@ export class EventService {
    * with its webhook fan-out: what a settle or hand-over of many emails records in one commit,
    * at a few statements instead of one per event. Same rows as `record`, in the given order.
    */
-  async recordMany(trx: Knex.Transaction, entries: Array<{ teamId: string; type: EventType; data: Record<string, unknown> }>): Promise<TeamEvent[]> {
+  async recordMany(
+    trx: Knex.Transaction,
+    entries: Array<{ teamId: string; type: EventType; data: Record<string, unknown> }>,
+  ): Promise<LoggedEvent[]> {
     const createdAt = this.deps.clock.now();
-    const events: TeamEvent[] = entries.map((entry) => ({ id: newId(), teamId: entry.teamId, type: entry.type, data: entry.data, createdAt }));
+    const events: LoggedEvent[] = entries.map((entry) => ({
+      id: newId(),
+      teamId: entry.teamId,
+      type: entry.type,
+      data: entry.data,
+      createdAt,
+    }));
     for (let i = 0; i < events.length; i += EVENT_CHUNK) {
       const chunk = events.slice(i, i + EVENT_CHUNK);
-      await trx('events').insert(chunk.map((event) => ({ id: event.id, team_id: event.teamId, type: event.type, data: JSON.stringify(event.data), created_at: event.createdAt })));
+      await trx('events').insert(
+        chunk.map((event) => ({
+          id: event.id,
+          team_id: event.teamId,
+          type: event.type,
+          data: JSON.stringify(event.data),
+          created_at: event.createdAt,
+        })),
+      );
     }
     await this.deps.fanOut?.enqueueMany(trx, events);
     return events;
   }
 
   /** One recorded event by id, for webhook delivery. */
-  async find(id: string): Promise<TeamEvent | undefined> {
+  async find(id: string): Promise<LoggedEvent | undefined> {
     const row = (await this.deps.knex('events').where({ id }).first()) as EventRow | undefined;
     return row ? toEvent(row) : undefined;
   }
@@ -63,7 +97,7 @@ export class EventService {
   }
 
   /** Newest first; for tests and the CLI. */
-  async list(teamId: string, options: { type?: EventType; limit?: number } = {}): Promise<TeamEvent[]> {
+  async list(teamId: string, options: { type?: EventType; limit?: number } = {}): Promise<LoggedEvent[]> {
     const query = this.deps.knex('events').where({ team_id: teamId });
     if (options.type) query.where({ type: options.type });
     const rows = (await query.orderBy('id', 'desc').limit(options.limit ?? 100)) as EventRow[];

@@ -1,0 +1,41 @@
+/**
+ * Every driver (mysql2, better-sqlite3) and operating-system error code the code base reacts to,
+ * in one list, with the predicates the rest of the code asks instead of comparing codes.
+ */
+const CODES = {
+  /** A unique index refused the row: someone else holds the key. */
+  uniqueViolation: ['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'],
+  /** Another transaction was in the way (deadlock victim, lock wait, SQLite's writer lock): the same work may succeed now. */
+  conflict: ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY'],
+  /** The database cannot be reached or took no more connections. */
+  connectionLost: ['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR'],
+  /** Storage is full: the spool's disk, SQLite's file, MariaDB's tablespace. */
+  diskFull: ['ENOSPC', 'EDQUOT', 'SQLITE_FULL', 'ER_RECORD_FILE_FULL'],
+} as const;
+
+type Kind = keyof typeof CODES;
+const sets = Object.fromEntries(Object.entries(CODES).map(([kind, codes]) => [kind, new Set<string>(codes)])) as Record<
+  Kind,
+  Set<string>
+>;
+
+const codeOf = (err: unknown): string => String((err as { code?: unknown } | null)?.code ?? '');
+
+export const isUniqueViolation = (err: unknown): boolean => sets.uniqueViolation.has(codeOf(err));
+export const isConflict = (err: unknown): boolean => sets.conflict.has(codeOf(err));
+export const isConnectionLost = (err: unknown): boolean => sets.connectionLost.has(codeOf(err));
+export const isDiskFull = (err: unknown): boolean => sets.diskFull.has(codeOf(err));
+
+/**
+ * "A dependency cannot serve now", not "this request is wrong": the database unreachable, out of
+ * connections (knex's pool timed out) or busy, or storage full. Nothing was accepted, and the
+ * same request can succeed later (503, retry with backoff).
+ */
+export function isDependencyDown(err: unknown): boolean {
+  return (
+    (err as { name?: string } | null)?.name === 'KnexTimeoutError' ||
+    isConnectionLost(err) ||
+    isDiskFull(err) ||
+    codeOf(err) === 'SQLITE_BUSY'
+  );
+}
