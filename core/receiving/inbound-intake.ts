@@ -1,0 +1,137 @@
+import type { Knex } from 'knex';
+import type { FileBlobStore } from '../../lib/blob-store.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { EventLog } from '../events/log/event-log.js';
+import type { Team } from '../platform/teams/team.types.js';
+import type { InboundRecipients, RecipientRoute } from './inbound-recipients.js';
+import { receivedEventData } from './received-email-event.js';
+import type { ReceivedEmailRepository } from './received-email.repository.js';
+import type { AuthenticationResults, InboundEnvelope, ReceivedEmail } from './received-email.types.js';
+import { headerFieldsOf, parseReceived, type ReceivedHeaderFields } from './received-message.js';
+import type { ReadReport, ReportIntake, ReportOutcome } from './report-intake.js';
+
+/** Blob namespace of raw received messages (dataDir/received/<id>.eml). */
+export const RAW_NAMESPACE = 'received';
+
+export type IntakeResult = { id: string; received: ReceivedEmail[]; reports: ReportOutcome[]; unrouted: string[] };
+
+type Routed = { mailboxes: Map<string, string[]>; reports: Array<{ verpEmailId: string | null }>; unrouted: string[] };
+
+/** Envelope recipients grouped: per team the addresses that are theirs, and the report targets. */
+function group(routes: RecipientRoute[]): Routed {
+  const routed: Routed = { mailboxes: new Map(), reports: [], unrouted: [] };
+  for (const route of routes) {
+    if (route.kind === 'mailbox')
+      for (const teamId of route.teamIds)
+        routed.mailboxes.set(teamId, [...(routed.mailboxes.get(teamId) ?? []), route.address]);
+    else if (route.kind === 'bounce') routed.reports.push({ verpEmailId: route.emailId });
+    else if (route.kind === 'feedback') routed.reports.push({ verpEmailId: null });
+    else routed.unrouted.push(route.address);
+  }
+  return routed;
+}
+
+/**
+ * A message the MX received, made durable before the MX answers 250: the raw message is written
+ * to the blob store (fsynced), then in one transaction one received email per team it is
+ * addressed to (with `email.received`) and the outcome of any bounce or complaint report it is.
+ * If anything fails the MX answers 4xx and the sender retries; nothing that got a 250 is lost.
+ */
+export class InboundIntake {
+  constructor(
+    private readonly deps: {
+      /** Runs `work` in a transaction committed durably before it resolves (shared with concurrent work). */
+      transact: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
+      clock: Clock;
+      blobs: FileBlobStore;
+      recipients: InboundRecipients;
+      repository: ReceivedEmailRepository;
+      events: EventLog;
+      reports: ReportIntake;
+      team: (id: string) => Promise<Team>;
+      authenticate: (raw: Buffer, envelope: InboundEnvelope) => Promise<AuthenticationResults | null>;
+    },
+  ) {}
+
+  async accept(envelope: InboundEnvelope, raw: Buffer): Promise<IntakeResult> {
+    const id = newId();
+    const routed = group(await Promise.all(envelope.recipients.map((r) => this.deps.recipients.route(r))));
+    const received = routed.mailboxes.size > 0 ? await this.receivedEmails(id, envelope, raw, routed.mailboxes) : [];
+    const reads: ReadReport[] = [];
+    for (const target of routed.reports.slice(0, 1))
+      reads.push(await this.deps.reports.read(raw, { verpEmailId: target.verpEmailId }));
+    // Concurrent messages share one durable commit (the group committer); a group that fails is
+    // retried message by message, so this work may run twice and keeps no state outside.
+    const reports = await this.deps.transact(async (trx) => {
+      await this.deps.repository.insertMany(trx, received);
+      const kept = received.filter((email) => email.droppedReason === null);
+      if (kept.length > 0)
+        await this.deps.events.recordMany(
+          trx,
+          kept.map((email) => ({
+            teamId: email.teamId,
+            type: 'email.received' as const,
+            data: receivedEventData(email),
+          })),
+        );
+      const outcomes: ReportOutcome[] = [];
+      for (const read of reads) outcomes.push(await this.deps.reports.apply(trx, read));
+      return outcomes;
+    });
+    return { id, received, reports, unrouted: routed.unrouted };
+  }
+
+  /** One row per team; the raw message is written once, before any row refers to it. */
+  private async receivedEmails(
+    messageId: string,
+    envelope: InboundEnvelope,
+    raw: Buffer,
+    mailboxes: Map<string, string[]>,
+  ): Promise<ReceivedEmail[]> {
+    const fields = headerFieldsOf(await parseReceived(raw));
+    const teams = await Promise.all([...mailboxes.keys()].map((teamId) => this.deps.team(teamId)));
+    const stored = teams.some((team) => team.riskState !== 'suspended');
+    if (stored) await this.deps.blobs.put(RAW_NAMESPACE, `${messageId}.eml`, raw);
+    const authentication = stored ? await this.deps.authenticate(raw, envelope) : null;
+    const now = this.deps.clock.now();
+    return teams.map((team) =>
+      this.row(team, fields, mailboxes.get(team.id)!, { messageId, envelope, raw, authentication, now }),
+    );
+  }
+
+  private row(
+    team: Team,
+    fields: ReceivedHeaderFields,
+    receivedFor: string[],
+    context: {
+      messageId: string;
+      envelope: InboundEnvelope;
+      raw: Buffer;
+      authentication: AuthenticationResults | null;
+      now: Date;
+    },
+  ): ReceivedEmail {
+    const dropped = team.riskState === 'suspended';
+    return {
+      id: newId(),
+      teamId: team.id,
+      from: fields.from,
+      to: fields.to,
+      cc: fields.cc,
+      bcc: fields.bcc,
+      replyTo: fields.replyTo,
+      receivedFor,
+      subject: fields.subject,
+      messageId: fields.messageId,
+      attachments: fields.attachments.map((attachment, index) => ({ id: newId(), index, ...attachment })),
+      authentication: dropped ? null : context.authentication,
+      envelopeFrom: context.envelope.mailFrom,
+      remoteIp: context.envelope.remoteIp,
+      droppedReason: dropped ? 'team_suspended' : null,
+      rawBlob: dropped ? null : `${context.messageId}.eml`,
+      sizeBytes: context.raw.length,
+      createdAt: context.now,
+    };
+  }
+}

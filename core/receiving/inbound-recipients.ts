@@ -1,0 +1,74 @@
+import type { Domain } from '../sending/domains/domain.types.js';
+
+/** Where one envelope recipient goes, decided at RCPT and again when the message is stored. */
+export type RecipientRoute =
+  | { kind: 'mailbox'; address: string; teamIds: string[] }
+  | { kind: 'bounce'; address: string; emailId: string }
+  | { kind: 'feedback'; address: string }
+  | { kind: 'unknown'; address: string };
+
+export type RecipientLookups = {
+  domainsNamed(name: string): Promise<readonly Domain[]>;
+  /** The domain an email was sent from, when the email exists. */
+  domainOfEmail(emailId: string): Promise<Domain | undefined>;
+};
+
+const VERP_LOCAL_PART = /^bounces\+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** The receiving name of a domain: the domain itself (`@`) or `<label>.<domain>`. */
+const receivingName = (domain: Domain) =>
+  domain.receivingHost === '@' ? domain.name : `${domain.receivingHost}.${domain.name}`;
+
+/** Receiving is on and its MX record was found pointing at us. */
+const receives = (domain: Domain) => domain.receivingEnabled && domain.recordStatuses.receiving_mx === 'verified';
+
+/**
+ * Who the inbound MX accepts mail for: addresses on a receiving domain that is enabled and
+ * verified (every team that has it), the VERP return paths of our own emails
+ * (`bounces+<email id>@<return-path label>.<domain>`), and the feedback-loop addresses.
+ * Anything else is unknown and refused at RCPT, so nothing is accepted and bounced later.
+ */
+export class InboundRecipients {
+  private readonly feedback: Set<string>;
+
+  constructor(
+    private readonly lookups: RecipientLookups,
+    feedbackAddresses: string[],
+  ) {
+    this.feedback = new Set(feedbackAddresses.map((address) => address.toLowerCase()));
+  }
+
+  async route(recipient: string): Promise<RecipientRoute> {
+    const address = recipient.trim();
+    const at = address.lastIndexOf('@');
+    if (at <= 0) return { kind: 'unknown', address };
+    const local = address.slice(0, at);
+    const host = address
+      .slice(at + 1)
+      .toLowerCase()
+      .replace(/\.$/, '');
+    if (this.feedback.has(`${local.toLowerCase()}@${host}`)) return { kind: 'feedback', address };
+    const verp = VERP_LOCAL_PART.exec(local);
+    if (verp) {
+      const emailId = verp[1]!.toLowerCase();
+      const domain = await this.lookups.domainOfEmail(emailId);
+      if (domain && `${domain.customReturnPath}.${domain.name}` === host) return { kind: 'bounce', address, emailId };
+    }
+    const teamIds = await this.teamsReceivingAt(host);
+    return teamIds.length > 0 ? { kind: 'mailbox', address, teamIds } : { kind: 'unknown', address };
+  }
+
+  /** Teams with a receiving domain whose receiving name is `host` (`@` on host, or a label under its parent). */
+  private async teamsReceivingAt(host: string): Promise<string[]> {
+    const dot = host.indexOf('.');
+    const parent = dot > 0 ? host.slice(dot + 1) : null;
+    const candidates = [
+      ...(await this.lookups.domainsNamed(host)),
+      ...(parent ? await this.lookups.domainsNamed(parent) : []),
+    ];
+    const teams = candidates
+      .filter((domain) => receivingName(domain) === host && receives(domain))
+      .map((d) => d.teamId);
+    return [...new Set(teams)];
+  }
+}

@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { FileBlobStore } from '../../lib/blob-store.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Config } from '../../lib/config/config.schema.js';
+import { createRecordResolver } from '../../lib/dns/record-resolver.js';
+import type { EventLog } from '../events/log/event-log.js';
+import type { TeamService } from '../platform/teams/team.service.js';
+import type { SendingServices } from '../sending/sending.services.js';
+import { InboundIntake } from './inbound-intake.js';
+import { InboundRecipients } from './inbound-recipients.js';
+import { authenticateMessage } from './message-authentication.js';
+import { ReceivedEmailRepository } from './received-email.repository.js';
+import { ReceivedEmailService } from './received-email.service.js';
+import { ReportIntake } from './report-intake.js';
+
+export type ReceivingInfrastructure = {
+  knex: Knex;
+  /** The process's group committer: intake transactions of concurrent messages share one fsync. */
+  transact: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
+  clock: Clock;
+  config: Config;
+  blobs: FileBlobStore;
+  events: EventLog;
+  teams: TeamService;
+  sending: SendingServices;
+};
+
+/** The feedback-loop addresses in effect: configured, or fbl@<mta.hostname>. */
+export function feedbackAddresses(config: Config): string[] {
+  return config.inbound.fblAddresses.length > 0 ? config.inbound.fblAddresses : [`fbl@${config.mta.hostname}`];
+}
+
+/** How long SPF/DKIM/DMARC checks may take before a message is stored without results. */
+const AUTHENTICATION_TIMEOUT_MS = 10_000;
+
+/** The receiving group: who the MX accepts mail for, durable intake, received mail reads, late reports. */
+export function createReceivingServices(infra: ReceivingInfrastructure) {
+  const { knex, clock, config, blobs, events, teams, sending } = infra;
+  const repository = new ReceivedEmailRepository(knex);
+  const recipients = new InboundRecipients(
+    {
+      domainsNamed: (name) => sending.domains.findByName(name),
+      domainOfEmail: async (emailId) => {
+        const email = await sending.lateOutcomes.findEmail(emailId);
+        return email ? sending.domains.findById(email.domainId) : undefined;
+      },
+    },
+    feedbackAddresses(config),
+  );
+  const resolver = createRecordResolver(config.dns);
+  return {
+    inboundRecipients: recipients,
+    inboundIntake: new InboundIntake({
+      transact: infra.transact,
+      clock,
+      blobs,
+      recipients,
+      repository,
+      events,
+      reports: new ReportIntake(sending.lateOutcomes),
+      team: (id) => teams.get(id),
+      authenticate: (raw, envelope) =>
+        authenticateMessage(raw, envelope, {
+          resolver,
+          mta: config.inbound.mxHost,
+          timeoutMs: AUTHENTICATION_TIMEOUT_MS,
+        }),
+    }),
+    receivedEmails: new ReceivedEmailService({ clock, blobs, links: sending.downloadLinks, repository }),
+  };
+}
+
+export type ReceivingServices = ReturnType<typeof createReceivingServices>;
