@@ -1,0 +1,34 @@
+import type { Config } from '../../../lib/config/config.schema.js';
+import type { DnsLookup, LookupResult } from '../../../lib/dns/dns-resolver.js';
+import type { Database } from '../../../db/connection.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+/** One finding of `mailroom doctor`: which check, about what (an IP, a domain, a file), and why. */
+export type CheckResult = { check: string; subject: string; status: CheckStatus; detail: string };
+
+/** PTR look-ups (the host names an address maps back to), as values like `DnsLookup`. */
+export type PtrLookup = (address: string) => Promise<LookupResult<string>>;
+
+export type DoctorDeps = {
+  config: Config;
+  lookup: DnsLookup;
+  ptr: PtrLookup;
+  /** Unset when the database could not be opened: the checks that read it report that instead. */
+  db?: Database;
+  /** Why `db` is unset, for the report. */
+  dbProblem?: string;
+  now: () => Date;
+  dnsblZones: readonly string[];
+};
+
+export const result = (check: string, subject: string, status: CheckStatus, detail: string): CheckResult => ({
+  check,
+  subject,
+  status,
+  detail,
+});
+
+/** What a look-up that could not be answered means for a check: it could not be made, which is a failure. */
+export const unanswered = (check: string, subject: string, name: string, error: string): CheckResult =>
+  result(check, subject, 'fail', `could not look up ${name} (${error}): the check could not be made`);
