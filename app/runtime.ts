@@ -11,8 +11,9 @@ import { ConfigError } from '../lib/errors.js';
 import { createKeyValueStore } from '../lib/kv/create-kv.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
 import { createLogger, type Logger } from '../lib/logger.js';
+import { ProcessMetrics } from '../lib/metrics/process-metrics.js';
 import { VERSION } from '../lib/version.js';
-import { createDnsLookup, type DnsLookup } from '../lib/dns/dns-resolver.js';
+import { createDnsLookup, reportingTemporaryFailures, type DnsLookup } from '../lib/dns/dns-resolver.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -30,12 +31,16 @@ export type Runtime = {
   lookup: DnsLookup;
   /** Set by the API server once it listens (the port may be 0). */
   publicUrl: { value: string };
+  /** This process's Prometheus metrics (served by `mailroom` processes on metrics.host:port). */
+  metrics: ProcessMetrics;
   close(): Promise<void>;
 };
 
 export function assertStartable(config: Config): void {
   if (config.env === 'production' && !config.masterKey) {
-    throw new ConfigError('Invalid configuration:\n  masterKey (MAILROOM_MASTER_KEY): required in production (32+ characters); it encrypts secrets at rest');
+    throw new ConfigError(
+      'Invalid configuration:\n  masterKey (MAILROOM_MASTER_KEY): required in production (32+ characters); it encrypts secrets at rest',
+    );
   }
 }
 
@@ -51,7 +56,10 @@ function resolveMasterKey(config: Config, logger: Logger): string {
     mkdirSync(resolve(config.dataDir), { recursive: true });
     try {
       writeFileSync(path, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-      logger.warn({ path }, 'no masterKey configured: generated a development master key (set MAILROOM_MASTER_KEY in production)');
+      logger.warn(
+        { path },
+        'no masterKey configured: generated a development master key (set MAILROOM_MASTER_KEY in production)',
+      );
     } catch (err) {
       // Another process of this node created it first: use theirs.
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -65,10 +73,14 @@ function resolveMasterKey(config: Config, logger: Logger): string {
  * migrations, and builds the services. `migrate: false` is for commands that must not change
  * the schema.
  */
-export async function createRuntime(config: Config, options: { migrate?: boolean; logger?: Logger; clock?: Clock } = {}): Promise<Runtime> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+export async function createRuntime(
+  config: Config,
+  options: { migrate?: boolean; logger?: Logger; clock?: Clock } = {},
+): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(config.logLevel, { pretty: config.env === 'development' });
   const clock = options.clock ?? systemClock;
-  if (config.database.url.startsWith('mysql://') || config.database.url.startsWith('mariadb://')) await ensureMysqlDatabase(config.database.url);
+  if (config.database.url.startsWith('mysql://') || config.database.url.startsWith('mariadb://'))
+    await ensureMysqlDatabase(config.database.url);
   const db = connect(config.database.url, config.database.poolMax);
   try {
     if (options.migrate !== false) {
@@ -84,9 +96,25 @@ export async function createRuntime(config: Config, options: { migrate?: boolean
   const blobs = new FileBlobStore(resolve(config.dataDir));
   const spool = new SegmentSpool(join(resolve(config.dataDir), 'spool'));
   const publicUrl = { value: (config.api.publicUrl ?? `http://127.0.0.1:${config.api.port}`).replace(/\/+$/, '') };
-  const lookup = createDnsLookup({ servers: config.dns.servers, timeoutMs: config.dns.timeoutMs });
+  const metrics = new ProcessMetrics();
+  const lookup = reportingTemporaryFailures(
+    createDnsLookup({ servers: config.dns.servers, timeoutMs: config.dns.timeoutMs }),
+    (type, code) => metrics.dnsErrors.inc({ type, code }),
+  );
   const masterKey = resolveMasterKey(config, logger);
-  const services = createServices({ knex: db.knex, dialect: db.dialect, kv, blobs, spool, clock, config, version: VERSION, publicUrl: () => publicUrl.value, lookup, masterKey });
+  const services = createServices({
+    knex: db.knex,
+    dialect: db.dialect,
+    kv,
+    blobs,
+    spool,
+    clock,
+    config,
+    version: VERSION,
+    publicUrl: () => publicUrl.value,
+    lookup,
+    masterKey,
+  });
   return {
     config,
     logger,
@@ -97,6 +125,7 @@ export async function createRuntime(config: Config, options: { migrate?: boolean
     services,
     lookup,
     publicUrl,
+    metrics,
     async close() {
       await services.processLease.stop();
       await spool.close();

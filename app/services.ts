@@ -12,6 +12,7 @@ import type { KeyValueStore } from '../lib/kv/kv.js';
 import type { SegmentSpool } from '../lib/spool/segment-spool.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
+import { createReceivingServices } from '../core/receiving/receiving.services.js';
 import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
 
 export type Infrastructure = {
@@ -38,7 +39,8 @@ export type Infrastructure = {
 export function createServices(infra: Infrastructure) {
   const { knex } = infra;
   // One group committer per process: concurrent units of work share durable commits.
-  const units = new UnitsOfWork(new GroupCommitter(knex));
+  const committer = new GroupCommitter(knex);
+  const units = new UnitsOfWork(committer);
   // Keys, teams and verified domains are read by every request: kept briefly, and forgotten at
   // once when this process writes any of those tables (other processes: within the TTL).
   const lookupCache = new LookupCache(infra.config.api.lookupCacheMs);
@@ -46,9 +48,21 @@ export function createServices(infra: Infrastructure) {
   const events = createEventsServices(infra);
   // The API-key service asks the sending group's domains, built after it: resolved at call time.
   let sending: SendingServices | undefined;
-  const platform = createPlatformServices({ ...infra, units, lookupCache, findVerifiedDomain: (teamId, id) => sending!.domains.findVerified(teamId, id) });
-  sending = createSendingServices({ ...infra, units, lookupCache, events: events.events, teams: platform.teams });
-  return { ...platform, ...events, ...sending, lookupCache, units };
+  const platform = createPlatformServices({
+    ...infra,
+    units,
+    lookupCache,
+    findVerifiedDomain: (teamId, id) => sending!.domains.findVerified(teamId, id),
+  });
+  sending = createSendingServices({ ...infra, units, lookupCache, events: events.eventLog, teams: platform.teams });
+  const receiving = createReceivingServices({
+    ...infra,
+    transact: (work) => committer.run(work),
+    events: events.eventLog,
+    teams: platform.teams,
+    sending,
+  });
+  return { ...platform, ...events, ...sending, ...receiving, lookupCache, units };
 }
 
 export type Services = ReturnType<typeof createServices>;

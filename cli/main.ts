@@ -1,6 +1,9 @@
 import { Command } from 'commander';
 import { VERSION } from '../lib/version.js';
 import { registerAdminCommands } from './commands/admin.command.js';
+import { registerBackupCommands } from './commands/backup.command.js';
+import { registerDoctorCommands } from './commands/doctor.command.js';
+import { registerDevCommands } from './commands/dev.command.js';
 import { registerIpCommands } from './commands/ip.command.js';
 import { registerQueueCommands } from './commands/queue.command.js';
 import { registerServeCommands } from './commands/serve.command.js';
@@ -13,6 +16,9 @@ registerAdminCommands(program);
 registerTeamCommands(program);
 registerQueueCommands(program);
 registerIpCommands(program);
+registerDoctorCommands(program);
+registerDevCommands(program);
+registerBackupCommands(program);
 
 try {
   await program.parseAsync(process.argv);
