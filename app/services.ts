@@ -10,6 +10,7 @@ import type { Config } from '../lib/config/config.schema.js';
 import type { DnsLookup } from '../lib/dns/dns-resolver.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
 import type { SegmentSpool } from '../lib/spool/segment-spool.js';
+import { createAudienceServices } from '../core/audience/audience.services.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
@@ -62,7 +63,14 @@ export function createServices(infra: Infrastructure) {
     teams: platform.teams,
     sending,
   });
-  return { ...platform, ...events, ...sending, ...receiving, lookupCache, units };
+  const audience = createAudienceServices({ ...infra, events: events.eventLog });
+  // A complaint about an email unsubscribes the contact at that address, in the complaint's transaction.
+  sending.lateOutcomes.onComplaint((trx, complaint) =>
+    audience.contacts
+      .unsubscribeWithin(trx, complaint.teamId, complaint.address, { source: 'complaint' })
+      .then(() => undefined),
+  );
+  return { ...platform, ...events, ...sending, ...receiving, ...audience, lookupCache, units };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { buildOpenApi } from '../openapi.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
+import { audienceRoutes } from './audience/index.js';
 import { domainRoutes } from './domains.routes.js';
 import { emailRoutes } from './emails/index.js';
 import { logRoutes } from './logs.routes.js';
@@ -27,6 +28,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...teamRoutes,
     ...templateRoutes,
     ...webhookRoutes,
+    ...audienceRoutes,
     ...trackingRoutes,
     ...extra,
   ];

@@ -28,6 +28,14 @@ import { widenTemplateVariables } from './20261123-0043-widen-template-variables
 import { createProcessLeases } from './20261125-0044-create-process-leases.js';
 import { addIdempotencyOwner } from './20261125-0045-add-idempotency-owner.js';
 import { createReceivedEmails } from './20261125-0046-create-received-emails.js';
+import { createContacts } from './20261126-0047-create-contacts.js';
+import { createContactProperties } from './20261126-0048-create-contact-properties.js';
+import { createContactPropertyValues } from './20261126-0049-create-contact-property-values.js';
+import { createTopics } from './20261126-0050-create-topics.js';
+import { createContactTopics } from './20261126-0051-create-contact-topics.js';
+import { createSegments } from './20261126-0052-create-segments.js';
+import { createSegmentMembers } from './20261126-0053-create-segment-members.js';
+import { createConsentRecords } from './20261126-0054-create-consent-records.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -60,4 +68,12 @@ export const migrations: Migration[] = [
   createProcessLeases,
   addIdempotencyOwner,
   createReceivedEmails,
+  createContacts,
+  createContactProperties,
+  createContactPropertyValues,
+  createTopics,
+  createContactTopics,
+  createSegments,
+  createSegmentMembers,
+  createConsentRecords,
 ];

@@ -1,5 +1,6 @@
 import type { Job } from '../job.js';
 import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
+import { purgeConsentRecordsJob } from './purge-consent-records.job.js';
 import { purgeDeliveriesJob } from './purge-deliveries.job.js';
 import { purgeEmailsJob } from './purge-emails.job.js';
 import { purgeEventsJob } from './purge-events.job.js';
@@ -24,4 +25,5 @@ export const jobs: Job[] = [
   rollupMetricsJob,
   purgeMetricsJob,
   purgeWebhookDeliveriesJob,
+  purgeConsentRecordsJob,
 ];

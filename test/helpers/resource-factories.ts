@@ -60,4 +60,36 @@ export const resourceFactories: Record<
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;
   },
+  contact: async (app, team) =>
+    (
+      await request(app.url, '/contacts', {
+        method: 'POST',
+        token: team.token,
+        body: { email: `victim-${Math.random().toString(36).slice(2, 8)}@example.com` },
+      })
+    ).body.id,
+  contact_property: async (app, team) =>
+    (
+      await request(app.url, '/contact-properties', {
+        method: 'POST',
+        token: team.token,
+        body: { key: `victim_${Math.random().toString(36).slice(2, 8)}`, type: 'string' },
+      })
+    ).body.id,
+  topic: async (app, team) =>
+    (
+      await request(app.url, '/topics', {
+        method: 'POST',
+        token: team.token,
+        body: { name: `victim ${Math.random().toString(36).slice(2, 8)}`, default_subscription: 'opt_in' },
+      })
+    ).body.id,
+  segment: async (app, team) =>
+    (
+      await request(app.url, '/segments', {
+        method: 'POST',
+        token: team.token,
+        body: { name: `victim ${Math.random().toString(36).slice(2, 8)}`, filter: null },
+      })
+    ).body.id,
 };

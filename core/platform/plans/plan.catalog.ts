@@ -9,6 +9,8 @@ export type PlanLimits = {
   domain_limit: number;
   webhook_endpoint_limit: number;
   retention_days: number;
+  /** Contacts a team may keep (creates and imports past it are refused). */
+  contact_limit: number;
 };
 
 /** `monthlyCap`: included_emails is a hard monthly limit (the free plan); paid plans bill overage instead. */
@@ -18,7 +20,14 @@ export const PLANS: readonly Plan[] = [
   {
     code: 'free',
     name: 'Free',
-    limits: { included_emails: 3000, daily_cap: 100, domain_limit: 1, webhook_endpoint_limit: 1, retention_days: 30 },
+    limits: {
+      included_emails: 3000,
+      daily_cap: 100,
+      domain_limit: 1,
+      webhook_endpoint_limit: 1,
+      retention_days: 30,
+      contact_limit: 1000,
+    },
     monthlyCap: true,
   },
   {
@@ -30,6 +39,7 @@ export const PLANS: readonly Plan[] = [
       domain_limit: 10,
       webhook_endpoint_limit: 10,
       retention_days: 90,
+      contact_limit: 50_000,
     },
     monthlyCap: false,
   },
@@ -42,6 +52,7 @@ export const PLANS: readonly Plan[] = [
       domain_limit: 1000,
       webhook_endpoint_limit: 20,
       retention_days: 180,
+      contact_limit: 1_000_000,
     },
     monthlyCap: false,
   },
@@ -55,6 +66,7 @@ export const PLANS: readonly Plan[] = [
       domain_limit: 100000,
       webhook_endpoint_limit: 100,
       retention_days: 365,
+      contact_limit: 100_000_000,
     },
     monthlyCap: false,
   },

@@ -1,0 +1,29 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../lib/clock.js';
+import type { EventLog } from '../events/log/event-log.js';
+import { ConsentLog } from './consent/consent-log.js';
+import { ContactService } from './contacts/contact.service.js';
+import { ContactPropertyService } from './properties/contact-property.service.js';
+import { SegmentService } from './segments/segment.service.js';
+import { TopicService } from './topics/topic.service.js';
+
+export type AudienceInfrastructure = { knex: Knex; clock: Clock; masterKey: string; events: EventLog };
+
+/** The audience group: contacts, their properties, topics, segments and consent records. */
+export function createAudienceServices(infra: AudienceInfrastructure) {
+  const { knex, clock, events } = infra;
+  // Properties ask segments whether a filter still reads them; segments are built after.
+  let segments: SegmentService | undefined;
+  const contactProperties = new ContactPropertyService({
+    knex,
+    clock,
+    usage: (teamId, key) => segments!.usingProperty(teamId, key),
+  });
+  const topics = new TopicService({ knex, clock });
+  const consent = new ConsentLog({ knex, clock, masterKey: infra.masterKey });
+  const contacts = new ContactService({ knex, clock, events, consent, properties: contactProperties, topics });
+  segments = new SegmentService({ knex, clock, properties: contactProperties, topics, contacts });
+  return { contacts, contactProperties, topics, segments, consent };
+}
+
+export type AudienceServices = ReturnType<typeof createAudienceServices>;

@@ -1,0 +1,144 @@
+import type { Knex } from 'knex';
+import { readBoolean, readTimestamp } from '../../../db/dialect.js';
+import { normalizeEmail } from '../../shared/addresses/email-address.js';
+import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
+import type { PropertyValue } from '../properties/contact-property.types.js';
+import type { Contact } from './contact.types.js';
+
+export type ContactRow = {
+  id: string;
+  team_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  unsubscribed: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+};
+
+export const CONTACT_COLUMNS = [
+  'id',
+  'team_id',
+  'email',
+  'first_name',
+  'last_name',
+  'unsubscribed',
+  'created_at',
+  'updated_at',
+] as const;
+
+export const toContact = (row: ContactRow): Contact => ({
+  id: row.id,
+  teamId: row.team_id,
+  email: row.email,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  unsubscribed: readBoolean(row.unsubscribed),
+  createdAt: readTimestamp(row.created_at),
+  updatedAt: readTimestamp(row.updated_at),
+});
+
+/** A value to write: a property's id and type, and the value (null removes it). */
+export type ValueWrite = { propertyId: string; type: 'string' | 'number'; value: PropertyValue | null };
+
+export class ContactRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async insert(c: Contact): Promise<void> {
+    await this.knex('contacts').insert({
+      id: c.id,
+      team_id: c.teamId,
+      email: c.email,
+      email_normalized: normalizeEmail(c.email),
+      first_name: c.firstName,
+      last_name: c.lastName,
+      unsubscribed: c.unsubscribed,
+      created_at: c.createdAt,
+      updated_at: c.updatedAt,
+    });
+  }
+
+  async findById(teamId: string, id: string): Promise<Contact | undefined> {
+    const row = (await this.knex('contacts').where({ team_id: teamId, id }).first()) as ContactRow | undefined;
+    return row ? toContact(row) : undefined;
+  }
+
+  async findByEmail(teamId: string, email: string): Promise<Contact | undefined> {
+    const row = (await this.knex('contacts')
+      .where({ team_id: teamId, email_normalized: normalizeEmail(email) })
+      .first()) as ContactRow | undefined;
+    return row ? toContact(row) : undefined;
+  }
+
+  async update(c: Contact): Promise<void> {
+    await this.knex('contacts')
+      .where({ id: c.id })
+      .update({
+        email: c.email,
+        email_normalized: normalizeEmail(c.email),
+        first_name: c.firstName,
+        last_name: c.lastName,
+        unsubscribed: c.unsubscribed,
+        updated_at: c.updatedAt,
+      });
+  }
+
+  /** Erasure: the row and everything hanging off it (values, topic choices, memberships). */
+  async erase(id: string): Promise<void> {
+    for (const table of ['contact_property_values', 'contact_topics', 'segment_members'])
+      await this.knex(table).where({ contact_id: id }).delete();
+    await this.knex('contacts').where({ id }).delete();
+  }
+
+  async countForTeam(teamId: string): Promise<number> {
+    const row = (await this.knex('contacts').where({ team_id: teamId }).count({ n: '*' }).first()) as { n: unknown };
+    return Number(row.n);
+  }
+
+  /** Newest first; `narrow` adds conditions (segment membership) to the query over `contacts`. */
+  async list(teamId: string, page: PageQuery, narrow?: (query: Knex.QueryBuilder) => void) {
+    const query = this.knex('contacts').select(CONTACT_COLUMNS).where({ team_id: teamId });
+    narrow?.(query);
+    const { rows, hasMore } = await paginateNewestFirst<ContactRow>(query, page);
+    return { contacts: rows.map(toContact), hasMore };
+  }
+
+  /** The contact's values keyed by the property's declared key. */
+  async valuesOf(contactId: string): Promise<Record<string, PropertyValue>> {
+    const rows = (await this.knex('contact_property_values as v')
+      .join('contact_properties as p', 'p.id', 'v.property_id')
+      .where('v.contact_id', contactId)
+      .orderBy('p.key')
+      .select('p.key', 'p.type', 'v.string_value', 'v.number_value')) as Array<{
+      key: string;
+      type: string;
+      string_value: string | null;
+      number_value: number | null;
+    }>;
+    return Object.fromEntries(
+      rows.map((row) => [row.key, row.type === 'number' ? Number(row.number_value) : row.string_value!]),
+    );
+  }
+
+  /** Sets and removes values (null removes): a delete and one multi-row insert. */
+  async writeValues(teamId: string, contactId: string, writes: ValueWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    await this.knex('contact_property_values')
+      .where({ contact_id: contactId })
+      .whereIn(
+        'property_id',
+        writes.map((w) => w.propertyId),
+      )
+      .delete();
+    const rows = writes
+      .filter((w) => w.value !== null)
+      .map((w) => ({
+        contact_id: contactId,
+        property_id: w.propertyId,
+        team_id: teamId,
+        string_value: w.type === 'string' ? w.value : null,
+        number_value: w.type === 'number' ? w.value : null,
+      }));
+    if (rows.length > 0) await this.knex('contact_property_values').insert(rows);
+  }
+}

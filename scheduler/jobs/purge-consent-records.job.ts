@@ -1,0 +1,9 @@
+import type { Job } from '../job.js';
+
+/** Consent records past the three years they are kept (spec), erased contacts' included. */
+export const purgeConsentRecordsJob: Job = {
+  name: 'purge-consent-records',
+  cron: '17 3 * * *',
+  timeoutMs: 15 * 60_000,
+  run: async (services) => services.consent.purgeExpired(),
+};
