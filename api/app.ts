@@ -12,6 +12,7 @@ import type { RouteDef, RouteResult } from './route.js';
 import { jsonBodyReader } from './request-body.js';
 import { Router } from './router.js';
 import { trackingMiddleware } from './tracking/tracking.middleware.js';
+import { pagesMiddleware } from './pages/pages.middleware.js';
 
 export type AppOptions = {
   services: Services;
@@ -30,7 +31,7 @@ export type AppOptions = {
  * records the request in the team's request log.
  */
 export function createApp(options: AppOptions): Koa {
-  const router = new Router(options.routes.filter((route) => route.surface !== 'tracking'));
+  const router = new Router(options.routes.filter((route) => (route.surface ?? 'api') === 'api'));
   const readBody = jsonBodyReader(options.maxBodyBytes);
   const app = new Koa({ proxy: options.trustProxy });
   app.silent = true;
@@ -40,6 +41,14 @@ export function createApp(options: AppOptions): Koa {
     trackingMiddleware({
       services: options.services,
       routes: options.routes.filter((route) => route.surface === 'tracking'),
+      logger: options.logger,
+    }),
+  );
+  // Pages people open from an email (unsubscribe, preferences): outside the API too.
+  app.use(
+    pagesMiddleware({
+      services: options.services,
+      routes: options.routes.filter((route) => route.surface === 'pages'),
       logger: options.logger,
     }),
   );

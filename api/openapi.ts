@@ -83,6 +83,7 @@ function operation(route: RouteDef): JsonSchema {
       },
     ];
   }
+  if (route.surface === 'pages') op['x-svc-surface'] = 'pages';
   if (route.idempotent) {
     (op.parameters as JsonSchema[]).push({
       name: 'Idempotency-Key',

@@ -55,7 +55,7 @@ export type RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySch
    * recipients' mail clients call without a credential and often without a User-Agent; those
    * routes are answered before, and outside, the API pipeline, but listed in the same table.
    */
-  surface?: 'api' | 'tracking';
+  surface?: 'api' | 'tracking' | 'pages';
   operationId: string;
   summary: string;
   tag: string;

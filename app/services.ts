@@ -11,6 +11,7 @@ import type { DnsLookup } from '../lib/dns/dns-resolver.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
 import type { SegmentSpool } from '../lib/spool/segment-spool.js';
 import { createAudienceServices } from '../core/audience/audience.services.js';
+import { createPreferenceServices } from '../core/audience/preferences/preferences.wiring.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
@@ -70,7 +71,8 @@ export function createServices(infra: Infrastructure) {
       .unsubscribeWithin(trx, complaint.teamId, complaint.address, { source: 'complaint' })
       .then(() => undefined),
   );
-  return { ...platform, ...events, ...sending, ...receiving, ...audience, lookupCache, units };
+  const pages = createPreferenceServices({ ...infra, audience, team: (teamId) => platform.teams.get(teamId) });
+  return { ...platform, ...events, ...sending, ...receiving, ...audience, ...pages, lookupCache, units };
 }
 
 export type Services = ReturnType<typeof createServices>;

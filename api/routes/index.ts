@@ -9,6 +9,7 @@ import { logRoutes } from './logs.routes.js';
 import { receivingRoutes } from './receiving.routes.js';
 import { suppressionRoutes } from './suppressions.routes.js';
 import { operationRoutes } from './operations.routes.js';
+import { pageRoutes } from './pages.routes.js';
 import { teamRoutes } from './team.routes.js';
 import { templateRoutes } from './templates.routes.js';
 import { trackingRoutes } from './tracking.routes.js';
@@ -30,6 +31,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...webhookRoutes,
     ...audienceRoutes,
     ...trackingRoutes,
+    ...pageRoutes,
     ...extra,
   ];
   let document: Record<string, unknown> | undefined;

@@ -63,6 +63,12 @@ export class ContactRepository {
     return row ? toContact(row) : undefined;
   }
 
+  /** By id alone: for signed links, whose token names the contact but not its team. */
+  async findAnyTeam(id: string): Promise<Contact | undefined> {
+    const row = (await this.knex('contacts').where({ id }).first()) as ContactRow | undefined;
+    return row ? toContact(row) : undefined;
+  }
+
   async findByEmail(teamId: string, email: string): Promise<Contact | undefined> {
     const row = (await this.knex('contacts')
       .where({ team_id: teamId, email_normalized: normalizeEmail(email) })

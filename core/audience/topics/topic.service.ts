@@ -86,8 +86,8 @@ export class TopicService {
     return this.repository.list(teamId, page);
   }
 
-  all(teamId: string): Promise<Topic[]> {
-    return this.repository.all(teamId);
+  all(teamId: string, within: Knex = this.deps.knex): Promise<Topic[]> {
+    return new TopicRepository(within).all(teamId);
   }
 
   /** Every topic's default subscription, deleted topics included. */

@@ -1,0 +1,60 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** What a contact link lets its holder do. */
+export type ContactLinkPurpose = 'unsubscribe' | 'preferences';
+
+const PURPOSE_BYTE: Record<ContactLinkPurpose, number> = { unsubscribe: 0x75, preferences: 0x70 };
+const ID_BYTES = 16;
+const MAC_BYTES = 16;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The signed per-contact links merged as UNSUBSCRIBE_URL and PREFERENCES_URL. A token is
+ * base64url of [purpose (1 byte)][contact id (16 bytes)][MAC (16 bytes)], the MAC being
+ * HMAC-SHA256 under a key derived from the master key, truncated to 128 bits: nothing is stored
+ * per link, a link works until its contact is erased, and a forged or altered one is refused.
+ */
+export class ContactLinks {
+  private readonly key: Buffer;
+
+  constructor(
+    masterKey: string,
+    private readonly publicUrl: () => string,
+  ) {
+    this.key = createHmac('sha256', 'mailroom-contact-links').update(masterKey).digest();
+  }
+
+  token(purpose: ContactLinkPurpose, contactId: string): string {
+    if (!UUID.test(contactId)) throw new Error(`contact links carry a lower-case UUID, not ${contactId}`);
+    const payload = Buffer.concat([
+      Buffer.from([PURPOSE_BYTE[purpose]]),
+      Buffer.from(contactId.replaceAll('-', ''), 'hex'),
+    ]);
+    return Buffer.concat([payload, this.mac(payload)]).toString('base64url');
+  }
+
+  unsubscribeUrl(contactId: string): string {
+    return `${this.publicUrl()}/unsubscribe/${this.token('unsubscribe', contactId)}`;
+  }
+
+  preferencesUrl(contactId: string): string {
+    return `${this.publicUrl()}/preferences/${this.token('preferences', contactId)}`;
+  }
+
+  /** The contact id a token of this purpose names, or null (malformed, altered, other purpose). */
+  verify(purpose: ContactLinkPurpose, token: string): string | null {
+    if (!BASE64URL.test(token) || token.length > 64) return null;
+    const bytes = Buffer.from(token, 'base64url');
+    if (bytes.length !== 1 + ID_BYTES + MAC_BYTES || bytes.toString('base64url') !== token) return null;
+    const payload = bytes.subarray(0, 1 + ID_BYTES);
+    if (!timingSafeEqual(bytes.subarray(1 + ID_BYTES), this.mac(payload))) return null;
+    if (payload[0] !== PURPOSE_BYTE[purpose]) return null;
+    const hex = payload.subarray(1).toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  private mac(payload: Buffer): Buffer {
+    return createHmac('sha256', this.key).update(payload).digest().subarray(0, MAC_BYTES);
+  }
+}
