@@ -93,11 +93,15 @@ function operation(route: RouteDef): JsonSchema {
     });
   }
   if (route.body) {
+    const schema = jsonSchema(route.body);
+    // An upload's file part is binary in the form, whatever the schema checks of it once read.
+    if (route.upload)
+      (schema.properties as Record<string, JsonSchema>)[route.upload.field] = { type: 'string', format: 'binary' };
     op.requestBody = {
       required: true,
       content: {
-        'application/json': {
-          schema: jsonSchema(route.body),
+        [route.upload ? 'multipart/form-data' : 'application/json']: {
+          schema,
           ...(route.exampleBody !== undefined ? { example: route.exampleBody } : {}),
         },
       },

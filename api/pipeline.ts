@@ -15,9 +15,10 @@ import {
   InvalidPermissionError,
 } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
+import { readUpload } from './multipart-body.js';
 import { queryObject, type ReadBody } from './request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
-import type { Router } from './router.js';
+import type { Match, Router } from './router.js';
 
 /** What one request accumulates on its way through; the outer wrapper logs from it. */
 export type RequestState = {
@@ -83,7 +84,26 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
     authorize(route, state.auth);
   }
 
-  const { parsed, raw } = WRITE_METHODS.has(ctx.method) ? await deps.readBody(ctx) : NO_BODY;
+  if (!route.upload)
+    return runRoute(ctx, state, deps, match, WRITE_METHODS.has(ctx.method) ? await deps.readBody(ctx) : NO_BODY);
+  // An upload's file is removed once the request is done, unless the handler moved it away.
+  const upload = await readUpload(ctx, route.upload, route.upload.directory(deps.services));
+  try {
+    return await runRoute(ctx, state, deps, match, upload);
+  } finally {
+    await upload.discard();
+  }
+}
+
+/** Input, handler, idempotency and commit, once the body is read. */
+async function runRoute(
+  ctx: Context,
+  state: RequestState,
+  deps: PipelineDeps,
+  match: Extract<Match, { kind: 'route' }>,
+  { parsed, raw }: ReadBody,
+): Promise<RouteResult> {
+  const route = match.route;
   const parsedBody = route.body || raw.length > 0 ? parsed : undefined;
   state.body = parsedBody;
   const input = {

@@ -69,6 +69,12 @@ export type RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySch
   /** Accepts an Idempotency-Key header (sends). */
   idempotent?: boolean;
   /**
+   * The body is multipart/form-data with one file (`field`, at most `maxFileBytes`, streamed to
+   * `directory` and removed after the request unless the handler moved it) instead of JSON;
+   * `body` then validates the text fields and the file (see multipart-body.ts).
+   */
+  upload?: { field: string; maxFileBytes: number; directory: (services: Services) => string };
+  /**
    * The path parameter that names a team-owned resource, and that resource's kind; the
    * tenant-isolation test creates one in another team and expects a 404 like a random id.
    */

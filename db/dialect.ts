@@ -12,6 +12,17 @@ export function dialectOfKnex(knex: Knex): Dialect {
   return client === 'mysql2' || client === 'mysql' ? 'mysql' : 'sqlite';
 }
 
+/**
+ * How many rows one multi-row INSERT of `columns` columns may carry: knex writes SQLite's as a
+ * compound SELECT (at most 500 terms, 32,766 variables), MySQL's as VALUES lists (bounded only
+ * by max_allowed_packet; 60,000 values keep a statement to a few MB).
+ */
+export function rowsPerInsert(knex: Knex, columns: number): number {
+  return dialectOfKnex(knex) === 'sqlite'
+    ? Math.min(500, Math.floor(32_000 / columns))
+    : Math.max(1, Math.floor(60_000 / columns));
+}
+
 /** SQLite hands timestamps back as epoch milliseconds, MySQL as Date objects. */
 export function readTimestamp(value: unknown): Date {
   if (value instanceof Date) return value;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import type { ReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncPath, writeAndRename } from './fs/durable-files.js';
 import { CoalescedSync } from './spool/coalesced-sync.js';
@@ -39,6 +40,47 @@ export class FileBlobStore {
       this.dirSyncs.set(dir, sync);
     }
     return sync.request();
+  }
+
+  /**
+   * Where uploads are streamed while a request comes in: under the root, so adopting one as a
+   * blob is a rename on the same filesystem. Their names end in `.tmp` (backups skip them).
+   */
+  get incomingDirectory(): string {
+    return join(this.root, 'incoming');
+  }
+
+  /** Makes the file at `path` (in incomingDirectory) the blob `namespace/name`, durably. */
+  async adopt(namespace: string, name: string, path: string): Promise<void> {
+    const dir = join(this.root, namespace);
+    await mkdir(dir, { recursive: true });
+    await fsyncPath(path);
+    await rename(path, this.pathOf(namespace, name));
+    await this.syncDirectory(dir);
+  }
+
+  /** The blob's bytes as a stream (never read whole), or null when there is no such blob. */
+  async openRead(namespace: string, name: string, start = 0): Promise<ReadStream | null> {
+    try {
+      return (await open(this.pathOf(namespace, name), 'r')).createReadStream({ start });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  /** Removes uploads left in incomingDirectory by requests that died before finishing; returns how many. */
+  async removeStaleIncoming(olderThan: Date): Promise<number> {
+    const names = await readdir(this.incomingDirectory).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      const path = join(this.incomingDirectory, name);
+      const info = await stat(path).catch(() => undefined);
+      if (!info?.isFile() || info.mtime >= olderThan) continue;
+      await unlink(path).catch(() => undefined);
+      removed++;
+    }
+    return removed;
   }
 
   async get(namespace: string, name: string): Promise<Buffer | null> {

@@ -17,15 +17,19 @@ async function serve(parts: Part[]): Promise<void> {
   // The processes' own modules are imported here, not at the top: every other `mailroom`
   // command (queue, team, ip...) starts without loading the API server and the workers.
   if (parts.includes('scheduler')) {
-    const [{ startScheduler }, { startWebhookWorker }] = await Promise.all([
+    const [{ startScheduler }, { startWebhookWorker }, { startContactImportWorker }] = await Promise.all([
       import('../../scheduler/scheduler.js'),
       import('../../scheduler/workers/webhook-delivery.worker.js'),
+      import('../../scheduler/workers/contact-import.worker.js'),
     ]);
     const scheduler = startScheduler(runtime);
     shutdown.add('scheduler', () => scheduler.stop());
     // Webhook delivery runs beside the cron jobs on every scheduler node (see the worker).
     const webhooks = startWebhookWorker(runtime);
     shutdown.add('webhooks', () => webhooks.stop());
+    // Contact imports too: a stop lets the batch in progress commit, then gives the import back.
+    const imports = startContactImportWorker(runtime);
+    shutdown.add('contact imports', () => imports.stop());
   }
   if (parts.includes('mta')) {
     const { startDeliveryWorker } = await import('../../mta/queue/delivery-worker.js');

@@ -1,13 +1,22 @@
 import type { Knex } from 'knex';
+import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EventLog } from '../events/log/event-log.js';
 import { ConsentLog } from './consent/consent-log.js';
 import { ContactService } from './contacts/contact.service.js';
+import { ContactImportRunner } from './imports/contact-import.runner.js';
+import { ContactImportService } from './imports/contact-import.service.js';
 import { ContactPropertyService } from './properties/contact-property.service.js';
 import { SegmentService } from './segments/segment.service.js';
 import { TopicService } from './topics/topic.service.js';
 
-export type AudienceInfrastructure = { knex: Knex; clock: Clock; masterKey: string; events: EventLog };
+export type AudienceInfrastructure = {
+  knex: Knex;
+  clock: Clock;
+  masterKey: string;
+  events: EventLog;
+  blobs: FileBlobStore;
+};
 
 /** The audience group: contacts, their properties, topics, segments and consent records. */
 export function createAudienceServices(infra: AudienceInfrastructure) {
@@ -23,7 +32,10 @@ export function createAudienceServices(infra: AudienceInfrastructure) {
   const consent = new ConsentLog({ knex, clock, masterKey: infra.masterKey });
   const contacts = new ContactService({ knex, clock, events, consent, properties: contactProperties, topics });
   segments = new SegmentService({ knex, clock, properties: contactProperties, topics, contacts });
-  return { contacts, contactProperties, topics, segments, consent };
+  const imports = { knex, clock, blobs: infra.blobs, properties: contactProperties };
+  const contactImports = new ContactImportService({ ...imports, topics });
+  const contactImportRunner = new ContactImportRunner({ ...imports, consent });
+  return { contacts, contactProperties, topics, segments, consent, contactImports, contactImportRunner };
 }
 
 export type AudienceServices = ReturnType<typeof createAudienceServices>;

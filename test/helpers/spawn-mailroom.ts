@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
  * ("API listening": with its URL). The caller owns the child (kill it in teardown).
  */
 export function spawnMailroom(
-  command: 'api' | 'start' | 'mta',
+  command: 'api' | 'start' | 'mta' | 'scheduler',
   env: NodeJS.ProcessEnv,
   readyMessage = 'API listening',
 ): { child: ChildProcess; ready: Promise<string> } {

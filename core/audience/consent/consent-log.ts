@@ -30,9 +30,19 @@ export class ConsentLog {
     changes: ConsentChange[],
     origin: ConsentOrigin,
   ): Promise<void> {
+    await new ConsentRecordRepository(trx).insertMany(this.build(contact, changes, origin));
+  }
+
+  /** The records of `changes`, for a caller that writes many contacts' records at once (imports). */
+  build(
+    contact: { teamId: string; id: string; email: string },
+    changes: ConsentChange[],
+    origin: ConsentOrigin,
+  ): ConsentRecord[] {
+    if (changes.length === 0) return [];
     const emailHash = this.addressHash(contact.email);
     const createdAt = this.deps.clock.now();
-    const records: ConsentRecord[] = changes.map((change) => ({
+    return changes.map((change) => ({
       id: newId(),
       teamId: contact.teamId,
       contactId: contact.id,
@@ -45,7 +55,6 @@ export class ConsentLog {
       userAgent: origin.userAgent?.slice(0, 500) ?? null,
       createdAt,
     }));
-    await new ConsentRecordRepository(trx).insertMany(records);
   }
 
   /** Deletes records older than the three years they are kept, in batches. */

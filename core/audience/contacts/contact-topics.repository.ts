@@ -17,15 +17,18 @@ export class ContactTopicsRepository {
     contactId: string,
     choices: Array<{ topicId: string; subscription: Subscription }>,
     at: Date,
+    fresh = false,
   ): Promise<void> {
     if (choices.length === 0) return;
-    await this.knex('contact_topics')
-      .where({ contact_id: contactId })
-      .whereIn(
-        'topic_id',
-        choices.map((c) => c.topicId),
-      )
-      .delete();
+    // A contact created in this transaction has no choices yet (see ContactRepository.writeValues).
+    if (!fresh)
+      await this.knex('contact_topics')
+        .where({ contact_id: contactId })
+        .whereIn(
+          'topic_id',
+          choices.map((c) => c.topicId),
+        )
+        .delete();
     await this.knex('contact_topics').insert(
       choices.map((c) => ({
         contact_id: contactId,

@@ -126,16 +126,21 @@ export class ContactRepository {
     );
   }
 
-  /** Sets and removes values (null removes): a delete and one multi-row insert. */
-  async writeValues(teamId: string, contactId: string, writes: ValueWrite[]): Promise<void> {
+  /**
+   * Sets and removes values (null removes): a delete and one multi-row insert. A contact created
+   * in this transaction (`fresh`) has nothing to delete, and the DELETE is skipped: on MySQL its
+   * gap lock at the end of the index (new ids are the largest) deadlocks concurrent creates.
+   */
+  async writeValues(teamId: string, contactId: string, writes: ValueWrite[], fresh = false): Promise<void> {
     if (writes.length === 0) return;
-    await this.knex('contact_property_values')
-      .where({ contact_id: contactId })
-      .whereIn(
-        'property_id',
-        writes.map((w) => w.propertyId),
-      )
-      .delete();
+    if (!fresh)
+      await this.knex('contact_property_values')
+        .where({ contact_id: contactId })
+        .whereIn(
+          'property_id',
+          writes.map((w) => w.propertyId),
+        )
+        .delete();
     const rows = writes
       .filter((w) => w.value !== null)
       .map((w) => ({

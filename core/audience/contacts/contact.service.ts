@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
-import { isUniqueViolation } from '../../../db/errors.js';
-import { InvalidParameterError, NotFoundError, UnprocessableValidationError } from '../../../lib/errors.js';
+import { isConflict, isUniqueViolation } from '../../../db/errors.js';
+import { InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
 import { isUuid, newId } from '../../../lib/ids.js';
 import type { EventLog } from '../../events/log/event-log.js';
 import { isEmailAddress } from '../../shared/addresses/email-address.js';
@@ -13,6 +13,7 @@ import type { ContactPropertyService } from '../properties/contact-property.serv
 import { SegmentMemberRepository } from '../segments/segment-member.repository.js';
 import type { TopicService } from '../topics/topic.service.js';
 import type { Subscription, Topic } from '../topics/topic.types.js';
+import { ContactLimit } from './contact-limit.js';
 import { ContactTopicsRepository } from './contact-topics.repository.js';
 import { ContactRepository } from './contact.repository.js';
 import type { CreateContactInput, TopicChoice, UpdateContactInput } from './contact.schemas.js';
@@ -39,6 +40,8 @@ export type ContactWrite = { contact: Contact; created: boolean };
  * recorded there too, so a change and its record commit together or not at all.
  */
 export class ContactService {
+  private readonly limit = new ContactLimit();
+
   constructor(private readonly deps: ContactDeps) {}
 
   async create(
@@ -51,8 +54,9 @@ export class ContactService {
       try {
         return await this.deps.knex.transaction((trx) => this.createIn(trx, teamId, contactLimit, input, origin));
       } catch (err) {
-        // A concurrent create of the same address won: run again, it is an update now.
-        if (!isUniqueViolation(err) || attempt >= 2) throw err;
+        // A concurrent create of the same address won: run again, it is an update now. A
+        // deadlock victim (MySQL) runs again too.
+        if (!(isUniqueViolation(err) || isConflict(err)) || attempt >= 2) throw err;
       }
     }
   }
@@ -93,8 +97,8 @@ export class ContactService {
       if (contact.unsubscribed !== existing.unsubscribed) consent.push({ kind: 'unsubscribed', value: 'unsubscribed' });
       await repository.update(contact);
     } else {
-      if ((await repository.countForTeam(teamId)) >= contactLimit)
-        throw new UnprocessableValidationError('Contact limit reached.');
+      await this.limit.assertRoom(trx, teamId, contactLimit);
+      this.limit.created(teamId);
       contact = {
         id: newId(),
         teamId,
@@ -108,8 +112,8 @@ export class ContactService {
       await repository.insert(contact);
       if (contact.unsubscribed) consent.push({ kind: 'unsubscribed', value: 'unsubscribed' });
     }
-    await repository.writeValues(teamId, contact.id, writes);
-    consent.push(...(await this.chooseTopics(trx, contact, topics, input.topics ?? [])));
+    await repository.writeValues(teamId, contact.id, writes, !existing);
+    consent.push(...(await this.chooseTopics(trx, contact, topics, input.topics ?? [], !existing)));
     await this.deps.consent.record(trx, contact, consent, origin);
     await new SegmentMemberRepository(trx).add(teamId, contact.id, segmentIds, now);
     await this.recordEvent(trx, existing ? 'contact.updated' : 'contact.created', contact);
@@ -274,6 +278,7 @@ export class ContactService {
     contact: Contact,
     topics: Topic[],
     choices: TopicChoice[],
+    fresh = false,
   ): Promise<ConsentChange[]> {
     if (choices.length === 0) return [];
     const known = new Set(topics.map((t) => t.id));
@@ -282,7 +287,7 @@ export class ContactService {
       choices.map((c) => [c.id.toLowerCase(), c.subscription] as const).filter(([id]) => known.has(id)),
     );
     const list = [...byTopic].map(([topicId, subscription]) => ({ topicId, subscription }));
-    await new ContactTopicsRepository(trx).setChoices(contact.teamId, contact.id, list, this.deps.clock.now());
+    await new ContactTopicsRepository(trx).setChoices(contact.teamId, contact.id, list, this.deps.clock.now(), fresh);
     return list.map((c) => ({ kind: 'topic' as const, topicId: c.topicId, value: c.subscription }));
   }
 

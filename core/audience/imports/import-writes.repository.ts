@@ -1,0 +1,135 @@
+import type { Knex } from 'knex';
+import { rowsPerInsert } from '../../../db/dialect.js';
+import { valueById } from '../../../db/row-locks.js';
+import { ConsentRecordRepository } from '../consent/consent-record.repository.js';
+import type { ConsentRecord } from '../consent/consent-record.types.js';
+import { CONTACT_COLUMNS, toContact, type ContactRow } from '../contacts/contact.repository.js';
+import type { Contact } from '../contacts/contact.types.js';
+import { normalizeEmail } from '../../shared/addresses/email-address.js';
+import type { ImportPlan } from './contact-import.types.js';
+import type { BatchWrites } from './import-batch.js';
+
+/**
+ * A batch's writes to the audience tables, inside the batch's transaction: one look-up of the
+ * batch's addresses, then one multi-row statement per table (as many as the dialect's limits
+ * need), never a statement per row.
+ */
+export class ImportWritesRepository {
+  constructor(private readonly trx: Knex.Transaction) {}
+
+  /** The team's contacts among `addresses` (normalized), by normalized address. */
+  async existing(teamId: string, addresses: string[]): Promise<Map<string, Contact>> {
+    if (addresses.length === 0) return new Map();
+    const rows = (await this.trx('contacts')
+      .select(CONTACT_COLUMNS)
+      .where({ team_id: teamId })
+      .whereIn('email_normalized', addresses)) as ContactRow[];
+    return new Map(rows.map((row) => [normalizeEmail(row.email), toContact(row)]));
+  }
+
+  async write(
+    teamId: string,
+    plan: ImportPlan,
+    writes: BatchWrites,
+    consent: ConsentRecord[],
+    now: Date,
+  ): Promise<void> {
+    await this.insert(
+      'contacts',
+      writes.inserts.map((c) => ({
+        id: c.id,
+        team_id: c.teamId,
+        email: c.email,
+        email_normalized: normalizeEmail(c.email),
+        first_name: c.firstName,
+        last_name: c.lastName,
+        unsubscribed: c.unsubscribed,
+        created_at: c.createdAt,
+        updated_at: c.updatedAt,
+      })),
+    );
+    await this.update(writes.updates, now);
+    // New contacts' rows are plain inserts; existing contacts' replace what they had (upsert).
+    const fresh = new Set(writes.inserts.map((c) => c.id));
+    const valueRow = (v: BatchWrites['values'][number]) => ({
+      contact_id: v.contactId,
+      property_id: v.propertyId,
+      team_id: teamId,
+      string_value: v.type === 'string' ? v.value : null,
+      number_value: v.type === 'number' ? v.value : null,
+    });
+    await this.insert('contact_property_values', writes.values.filter((v) => fresh.has(v.contactId)).map(valueRow));
+    await this.insert(
+      'contact_property_values',
+      writes.values.filter((v) => !fresh.has(v.contactId)).map(valueRow),
+      (query) => query.onConflict(['contact_id', 'property_id']).merge(['string_value', 'number_value']),
+    );
+    const topicRows = (contacts: Contact[]) =>
+      contacts.flatMap((c) =>
+        plan.topics.map((t) => ({
+          contact_id: c.id,
+          topic_id: t.id,
+          team_id: teamId,
+          subscription: t.subscription,
+          updated_at: now,
+        })),
+      );
+    await this.insert('contact_topics', topicRows(writes.inserts));
+    await this.insert('contact_topics', topicRows(writes.touched.filter((c) => !fresh.has(c.id))), (query) =>
+      query.onConflict(['contact_id', 'topic_id']).merge(['subscription', 'updated_at']),
+    );
+    await this.insert(
+      'segment_members',
+      writes.touched.flatMap((c) =>
+        plan.segmentIds.map((segmentId) => ({
+          segment_id: segmentId,
+          contact_id: c.id,
+          team_id: teamId,
+          created_at: now,
+        })),
+      ),
+      (query) => query.onConflict(['segment_id', 'contact_id']).ignore(),
+    );
+    const size = rowsPerInsert(this.trx, 11);
+    for (let i = 0; i < consent.length; i += size)
+      await new ConsentRecordRepository(this.trx).insertMany(consent.slice(i, i + size));
+  }
+
+  /** Existing contacts' new names and opt-outs: one UPDATE with a value per row (CASE id ...). */
+  private async update(contacts: Contact[], now: Date): Promise<void> {
+    const size = 500;
+    for (let i = 0; i < contacts.length; i += size) {
+      const part = contacts.slice(i, i + size);
+      const column = (name: string, value: (c: Contact) => unknown) =>
+        valueById(
+          this.trx,
+          name,
+          part.map((c) => [c.id, value(c)]),
+        );
+      await this.trx('contacts')
+        .whereIn(
+          'id',
+          part.map((c) => c.id),
+        )
+        .update({
+          first_name: column('first_name', (c) => c.firstName),
+          last_name: column('last_name', (c) => c.lastName),
+          unsubscribed: column('unsubscribed', (c) => c.unsubscribed),
+          updated_at: now,
+        });
+    }
+  }
+
+  private async insert(
+    table: string,
+    rows: Array<Record<string, unknown>>,
+    conflict?: (query: Knex.QueryBuilder) => unknown,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const size = rowsPerInsert(this.trx, Object.keys(rows[0]!).length);
+    for (let i = 0; i < rows.length; i += size) {
+      const query = this.trx(table).insert(rows.slice(i, i + size));
+      await (conflict ? conflict(query) : query);
+    }
+  }
+}

@@ -1,0 +1,9 @@
+import type { Job } from '../job.js';
+
+/** Uploaded import files (and their kept failed rows) seven days after the import finished; the counts stay. */
+export const purgeContactImportFilesJob: Job = {
+  name: 'purge-contact-import-files',
+  cron: '41 * * * *',
+  timeoutMs: 15 * 60_000,
+  run: async (services) => services.contactImports.purgeFiles(),
+};
