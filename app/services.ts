@@ -12,6 +12,7 @@ import type { KeyValueStore } from '../lib/kv/kv.js';
 import type { SegmentSpool } from '../lib/spool/segment-spool.js';
 import { createAudienceServices } from '../core/audience/audience.services.js';
 import { createPreferenceServices } from '../core/audience/preferences/preferences.wiring.js';
+import { createCampaignServices } from '../core/campaigns/campaigns.services.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
@@ -72,7 +73,16 @@ export function createServices(infra: Infrastructure) {
       .then(() => undefined),
   );
   const pages = createPreferenceServices({ ...infra, audience, team: (teamId) => platform.teams.get(teamId) });
-  return { ...platform, ...events, ...sending, ...receiving, ...audience, ...pages, lookupCache, units };
+  const campaigns = createCampaignServices({
+    ...infra,
+    units,
+    settings: platform.settings,
+    teams: platform.teams,
+    audience,
+    sending,
+    contactLinks: pages.contactLinks,
+  });
+  return { ...platform, ...events, ...sending, ...receiving, ...audience, ...pages, ...campaigns, lookupCache, units };
 }
 
 export type Services = ReturnType<typeof createServices>;

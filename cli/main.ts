@@ -5,6 +5,7 @@ import { registerBackupCommands } from './commands/backup.command.js';
 import { registerDoctorCommands } from './commands/doctor.command.js';
 import { registerDevCommands } from './commands/dev.command.js';
 import { registerIpCommands } from './commands/ip.command.js';
+import { registerMarketingCommands } from './commands/marketing.command.js';
 import { registerQueueCommands } from './commands/queue.command.js';
 import { registerServeCommands } from './commands/serve.command.js';
 import { registerTeamCommands } from './commands/team.command.js';
@@ -19,6 +20,7 @@ registerIpCommands(program);
 registerDoctorCommands(program);
 registerDevCommands(program);
 registerBackupCommands(program);
+registerMarketingCommands(program);
 
 try {
   await program.parseAsync(process.argv);

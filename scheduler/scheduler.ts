@@ -13,12 +13,16 @@ export type Scheduler = { runNow(name: string): Promise<Record<string, number> |
  */
 export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Scheduler {
   const lease = new JobLease(runtime.db.knex);
-  const holder = `${hostname()}:${process.pid}`;
+  // The process lease's id: another scheduler can tell at once that a holder died (SIGKILL).
+  let holder = `${hostname()}:${process.pid}`;
+  const holderReady = runtime.services.processLease.ensure().then((id) => (holder = id));
   const running = new Map<string, Promise<unknown>>();
 
   const runJob = async (job: Job): Promise<Record<string, number> | 'skipped'> => {
     if (running.has(job.name)) return 'skipped';
-    if (!(await lease.acquire(job.name, holder, job.timeoutMs, runtime.clock.now()))) return 'skipped';
+    await holderReady;
+    const isDead = (other: string) => runtime.services.processLease.isDead(other);
+    if (!(await lease.acquire(job.name, holder, job.timeoutMs, runtime.clock.now(), isDead))) return 'skipped';
     const started = performance.now();
     const work = job.run(runtime.services);
     running.set(job.name, work);

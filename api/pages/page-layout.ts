@@ -1,9 +1,6 @@
+import { escapeHtml } from '../../lib/text/escape-html.js';
 import type { BrandKit } from '../../core/platform/teams/team.types.js';
 import type { RouteResult } from '../route.js';
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 const FONT_STACKS: Record<string, string> = {
   system: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',

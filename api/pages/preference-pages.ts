@@ -1,5 +1,6 @@
 import type { PreferencePage } from '../../core/audience/preferences/preference.service.js';
-import { escapeHtml, page, type PageBrand } from './page-layout.js';
+import { escapeHtml } from '../../lib/text/escape-html.js';
+import { page, type PageBrand } from './page-layout.js';
 
 /** The unsubscribe link's confirmation page: one button, posting back to the same URL. */
 export function unsubscribeConfirmation(email: string, brand: PageBrand): string {

@@ -3,6 +3,7 @@ import { buildOpenApi } from '../openapi.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { audienceRoutes } from './audience/index.js';
+import { broadcastRoutes } from './campaigns/broadcasts.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { emailRoutes } from './emails/index.js';
 import { logRoutes } from './logs.routes.js';
@@ -30,6 +31,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...templateRoutes,
     ...webhookRoutes,
     ...audienceRoutes,
+    ...broadcastRoutes,
     ...trackingRoutes,
     ...pageRoutes,
     ...extra,

@@ -1,3 +1,4 @@
+import { PlatformSettings } from './settings/platform-settings.js';
 import type { Knex } from 'knex';
 import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { LookupCache } from '../../lib/cache/lookup-cache.js';
@@ -35,6 +36,7 @@ export function createPlatformServices(infra: PlatformInfrastructure) {
   const processLease = new ProcessLease(knex);
   return {
     processLease,
+    settings: new PlatformSettings({ knex, clock }),
     teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: infra.findVerifiedDomain, cache: lookupCache }),
     requestLogs: new RequestLogService({ knex, clock, units: infra.units }),

@@ -36,6 +36,11 @@ import { createContactTopics } from './20261126-0051-create-contact-topics.js';
 import { createSegments } from './20261126-0052-create-segments.js';
 import { createSegmentMembers } from './20261126-0053-create-segment-members.js';
 import { createConsentRecords } from './20261126-0054-create-consent-records.js';
+import { createContactImports } from './20261126-0055-create-contact-imports.js';
+import { createBroadcasts } from './20261126-0056-create-broadcasts.js';
+import { createBroadcastRecipients } from './20261126-0057-create-broadcast-recipients.js';
+import { addEmailBroadcast } from './20261126-0058-add-email-broadcast.js';
+import { createPlatformSettings } from './20261126-0059-create-platform-settings.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -76,4 +81,9 @@ export const migrations: Migration[] = [
   createSegments,
   createSegmentMembers,
   createConsentRecords,
+  createContactImports,
+  createBroadcasts,
+  createBroadcastRecipients,
+  addEmailBroadcast,
+  createPlatformSettings,
 ];

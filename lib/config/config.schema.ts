@@ -274,6 +274,18 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    marketing: z
+      .object({
+        /**
+         * Broadcasts switched on platform-wide. `mailroom marketing pause|resume` overrides it at
+         * run time on every node (stored in the database); this is the value until then.
+         */
+        enabled: z.boolean().default(true),
+        /** Recipients per page of a broadcast's fan-out: one transaction (and one group commit) each. */
+        fanOutPageSize: z.number().int().min(1).max(5000).default(500),
+      })
+      .strict()
+      .prefault({}),
     sandbox: z
       .object({
         /** Mailbox-simulator domain: sandboxed teams may always send to it. */
@@ -358,6 +370,7 @@ export type Config = z.infer<typeof configSchema>;
 
 /** Environment variable -> dotted config key, with how to read the string. */
 export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'number' | 'boolean' | 'list' }> = {
+  MAILROOM_MARKETING_ENABLED: { key: 'marketing.enabled', type: 'boolean' },
   MAILROOM_ENV: { key: 'env', type: 'string' },
   MAILROOM_LOG_LEVEL: { key: 'logLevel', type: 'string' },
   MAILROOM_DATA_DIR: { key: 'dataDir', type: 'string' },

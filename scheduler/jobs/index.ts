@@ -1,6 +1,8 @@
 import type { Job } from '../job.js';
 import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
+import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
 import { purgeConsentRecordsJob } from './purge-consent-records.job.js';
+import { purgeContactImportFilesJob } from './purge-contact-import-files.job.js';
 import { purgeDeliveriesJob } from './purge-deliveries.job.js';
 import { purgeEmailsJob } from './purge-emails.job.js';
 import { purgeEventsJob } from './purge-events.job.js';
@@ -15,6 +17,7 @@ import { verifyDomainsJob } from './verify-domains.job.js';
 /** The one list of scheduled jobs. */
 export const jobs: Job[] = [
   dispatchScheduledJob,
+  fanOutBroadcastsJob,
   purgeRequestLogsJob,
   purgeIdempotencyKeysJob,
   purgeEventsJob,
@@ -26,4 +29,5 @@ export const jobs: Job[] = [
   purgeMetricsJob,
   purgeWebhookDeliveriesJob,
   purgeConsentRecordsJob,
+  purgeContactImportFilesJob,
 ];

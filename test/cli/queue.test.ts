@@ -18,6 +18,8 @@ const app = await startTestApp({
     },
   },
 });
+// Dozens of `mailroom` processes, each starting a runtime: about two minutes, more on a busy machine.
+t.setTimeout(6 * 60_000);
 t.teardown(() => app.close());
 const { runtime } = app;
 const env = {

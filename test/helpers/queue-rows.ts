@@ -33,6 +33,7 @@ export async function insertEmail(
     templateId: null,
     templateVersionId: null,
     topicId: null,
+    broadcastId: null,
     messageId: `<${newId()}@sender.test>`,
     lastEvent: 'sent',
     scheduledAt: null,

@@ -1,5 +1,6 @@
 import type { TestApp } from './test-app.js';
 import { sendEmailSchema } from '../../core/sending/emails/email.schemas.js';
+import { uploadImport } from './contact-imports.js';
 import { request } from './http.js';
 import { receiveMessage, receivingDomain } from './received-mail.js';
 import { markedVerifiedDomain } from './verified-domain.js';
@@ -84,12 +85,23 @@ export const resourceFactories: Record<
         body: { name: `victim ${Math.random().toString(36).slice(2, 8)}`, default_subscription: 'opt_in' },
       })
     ).body.id,
+  contact_import: async (app, team) =>
+    (await uploadImport(app, team.token, `email\nvictim-${Math.random().toString(36).slice(2, 8)}@example.com\n`)).body
+      .id,
   segment: async (app, team) =>
     (
       await request(app.url, '/segments', {
         method: 'POST',
         token: team.token,
         body: { name: `victim ${Math.random().toString(36).slice(2, 8)}`, filter: null },
+      })
+    ).body.id,
+  broadcast: async (app, team) =>
+    (
+      await request(app.url, '/broadcasts', {
+        method: 'POST',
+        token: team.token,
+        body: { from: 'Victim <news@victim.test>', subject: 'Victim', text: 'x' },
       })
     ).body.id,
 };

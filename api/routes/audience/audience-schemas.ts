@@ -19,6 +19,13 @@ export const contactSchema = contactItemSchema.extend({
 });
 /** Contact lists have no has_more (spec): walk with `after` until an empty page. */
 export const contactListSchema = z.object({ object: z.literal('list'), data: z.array(contactItemSchema) });
+/** DELETE of a contact: the spec's { object, id, deleted } and the SDK's `contact` beside them. */
+export const contactDeletedSchema = z.object({
+  object: z.literal('contact'),
+  id: z.string(),
+  contact: z.string(),
+  deleted: z.literal(true),
+});
 export const refSchema = (object: string) => z.object({ object: z.literal(object), id: z.string() });
 
 /** Where a consent change made through the API came from. */

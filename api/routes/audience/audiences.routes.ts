@@ -6,7 +6,15 @@ import {
 } from '../../../core/audience/contacts/contact.schemas.js';
 import { publicContact, publicContactItem } from '../../../core/audience/contacts/contact.shape.js';
 import { defineRoute } from '../../route.js';
-import { apiOrigin, contactListSchema, contactParam, contactSchema, idParam, refSchema } from './audience-schemas.js';
+import {
+  apiOrigin,
+  contactDeletedSchema,
+  contactListSchema,
+  contactParam,
+  contactSchema,
+  idParam,
+  refSchema,
+} from './audience-schemas.js';
 
 /**
  * The deprecated `/audiences/{audience_id}/contacts` paths the resend SDK still calls when given
@@ -114,12 +122,7 @@ export const audienceAliasRoutes = [
     responses: {
       200: {
         description: 'Erased',
-        schema: z.object({
-          object: z.literal('contact'),
-          id: z.string(),
-          contact: z.string(),
-          deleted: z.literal(true),
-        }),
+        schema: contactDeletedSchema,
       },
     },
     handler: async ({ params, caller, services }) => {

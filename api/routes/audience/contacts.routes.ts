@@ -12,7 +12,15 @@ import { pageOf } from '../../../core/shared/pagination/page-of.js';
 import { listEnvelope } from '../../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../../route.js';
 import { listSchema } from '../../schemas.js';
-import { apiOrigin, contactListSchema, contactParam, contactSchema, idParam, refSchema } from './audience-schemas.js';
+import {
+  apiOrigin,
+  contactDeletedSchema,
+  contactListSchema,
+  contactParam,
+  contactSchema,
+  idParam,
+  refSchema,
+} from './audience-schemas.js';
 
 const tag = 'contacts';
 const params = z.object({ contact: contactParam });
@@ -134,12 +142,7 @@ export const contactRoutes = [
     responses: {
       200: {
         description: 'Erased',
-        schema: z.object({
-          object: z.literal('contact'),
-          id: z.string(),
-          contact: z.string(),
-          deleted: z.literal(true),
-        }),
+        schema: contactDeletedSchema,
       },
     },
     handler: async ({ params, caller, services }) => {

@@ -38,6 +38,12 @@ export class SegmentRepository {
     return row ? toSegment(row) : undefined;
   }
 
+  /** Deleted ones too: a broadcast already sending keeps the recipients its segment defines. */
+  async findAnyState(teamId: string, id: string): Promise<Segment | undefined> {
+    const row = (await this.knex('segments').where({ team_id: teamId, id }).first()) as Row | undefined;
+    return row ? toSegment(row) : undefined;
+  }
+
   async nameTaken(teamId: string, name: string, exceptId?: string): Promise<boolean> {
     const query = this.live(teamId).where({ live_name: name.toLowerCase() });
     if (exceptId) query.whereNot({ id: exceptId });

@@ -129,6 +129,16 @@ export class SegmentService {
       .map((s) => `segment "${s.name}" (${s.id})`);
   }
 
+  /** A segment for a broadcast already sending: deleted ones too (undefined when it never existed). */
+  findForSending(teamId: string, id: string): Promise<Segment | undefined> {
+    return this.repository.findAnyState(teamId, id);
+  }
+
+  /** Whether `id` names a live segment of the team (the broadcast gate asks). */
+  async isLive(teamId: string, id: string): Promise<boolean> {
+    return isUuid(id) && Boolean(await this.repository.findById(teamId, id.toLowerCase()));
+  }
+
   /** Adds "is a member of `segment`" to a query over `contacts`. */
   async membership(segment: Segment): Promise<(query: Knex.QueryBuilder) => void> {
     const context = segment.filter ? await this.compileContext(segment.teamId) : undefined;

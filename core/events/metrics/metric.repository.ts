@@ -104,15 +104,27 @@ export class MetricRepository {
     const facts = new Map<string, EmailFacts>();
     for (const part of chunks(ids)) {
       const rows = (await trx('emails')
-        .select('id', 'domain_id', 'to_addresses', 'cc_addresses', 'bcc_addresses', 'suppressed_recipients')
+        .select(
+          'id',
+          'domain_id',
+          'broadcast_id',
+          'to_addresses',
+          'cc_addresses',
+          'bcc_addresses',
+          'suppressed_recipients',
+        )
         .whereIn('id', part)) as Array<Record<string, unknown>>;
       for (const row of rows) {
         const addresses = ['to_addresses', 'cc_addresses', 'bcc_addresses'].flatMap(
           (column) => readJson<string[] | null>(row[column], null) ?? [],
         );
         const recipients = handedOverRecipients(addresses, readJson<string[]>(row.suppressed_recipients, []));
-        // Broadcasts do not exist yet: every email is outside one ('').
-        facts.set(row.id as string, { domainId: (row.domain_id as string) ?? '', broadcastId: '', recipients });
+        // Transactional mail is outside any broadcast ('').
+        facts.set(row.id as string, {
+          domainId: (row.domain_id as string) ?? '',
+          broadcastId: (row.broadcast_id as string | null) ?? '',
+          recipients,
+        });
       }
     }
     return facts;

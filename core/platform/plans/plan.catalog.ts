@@ -11,6 +11,8 @@ export type PlanLimits = {
   retention_days: number;
   /** Contacts a team may keep (creates and imports past it are refused). */
   contact_limit: number;
+  /** Broadcast emails a month (the marketing meter; never the transactional quota). */
+  marketing_emails_included: number;
 };
 
 /** `monthlyCap`: included_emails is a hard monthly limit (the free plan); paid plans bill overage instead. */
@@ -27,6 +29,7 @@ export const PLANS: readonly Plan[] = [
       webhook_endpoint_limit: 1,
       retention_days: 30,
       contact_limit: 1000,
+      marketing_emails_included: 3000,
     },
     monthlyCap: true,
   },
@@ -40,6 +43,7 @@ export const PLANS: readonly Plan[] = [
       webhook_endpoint_limit: 10,
       retention_days: 90,
       contact_limit: 50_000,
+      marketing_emails_included: 250_000,
     },
     monthlyCap: false,
   },
@@ -53,6 +57,7 @@ export const PLANS: readonly Plan[] = [
       webhook_endpoint_limit: 20,
       retention_days: 180,
       contact_limit: 1_000_000,
+      marketing_emails_included: 2_500_000,
     },
     monthlyCap: false,
   },
@@ -67,6 +72,7 @@ export const PLANS: readonly Plan[] = [
       webhook_endpoint_limit: 100,
       retention_days: 365,
       contact_limit: 100_000_000,
+      marketing_emails_included: 1_000_000_000,
     },
     monthlyCap: false,
   },

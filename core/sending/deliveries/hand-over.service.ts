@@ -125,7 +125,8 @@ export class HandOverService {
       domainId: email.domainId,
       recipient,
       recipientDomain: domainOf(recipient),
-      lane,
+      // A broadcast's mail takes the bulk lane, whatever lane handed it over.
+      lane: email.broadcastId ? 'bulk' : lane,
       state: 'queued',
       attempts: 0,
       nextAttemptAt: now,

@@ -14,6 +14,7 @@ import type { SafeFetchResult } from '../../../lib/net/safe-fetch.js';
 import type { SegmentSpool } from '../../../lib/spool/segment-spool.js';
 import type { EventLog } from '../../events/log/event-log.js';
 import type { Caller } from '../../platform/auth/caller.js';
+import type { ApiKey } from '../../platform/api-keys/api-key.types.js';
 import type { TeamService } from '../../platform/teams/team.service.js';
 import type { Team } from '../../platform/teams/team.types.js';
 import { parseMailbox, type Mailbox } from '../../shared/addresses/mailbox.js';
@@ -118,12 +119,42 @@ export class EmailAcceptance {
   }
 
   /** Every check, and the rendered MIME; nothing is written yet. */
+  /**
+   * One page of a broadcast's emails, one per recipient, joining the fan-out's unit of work: no
+   * API key, the marketing meter (checked by the broadcast) instead of the transactional quota,
+   * the bulk lane. A recipient refused by a sending rule (a sandboxed team, say) is reported by
+   * index, not thrown: the rest of the page goes.
+   */
+  async acceptForBroadcast(
+    team: Team,
+    broadcastId: string,
+    inputs: SendEmailInput[],
+    unit: UnitOfWork,
+  ): Promise<{ emails: Array<Email | null>; refused: Map<number, string> }> {
+    const prepared: PreparedEmail[] = [];
+    const emails: Array<Email | null> = [];
+    const refused = new Map<number, string>();
+    for (const [index, input] of inputs.entries()) {
+      try {
+        const one = await this.prepare({ team, apiKey: null }, input, { quotaChecked: true, broadcastId });
+        prepared.push(one);
+        emails.push(one.email);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        refused.set(index, err.message);
+        emails.push(null);
+      }
+    }
+    await this.stage(prepared, unit);
+    return { emails, refused };
+  }
+
   private async prepare(
-    caller: Caller,
+    sender: { team: Team; apiKey: ApiKey | null },
     input: SendEmailInput,
-    options: { quotaChecked?: boolean } = {},
+    options: { quotaChecked?: boolean; broadcastId?: string } = {},
   ): Promise<PreparedEmail> {
-    const { team, apiKey } = caller;
+    const { team, apiKey } = sender;
     const content = await resolveContent(team, input, this.deps.templates);
     const from = parseMailbox(content.from);
     if (!from)
@@ -159,7 +190,7 @@ export class EmailAcceptance {
       throw new ForbiddenValidationError(
         `The domain ${domainOf(from.address)} is not verified by this team: add and verify it at /domains`,
       );
-    if (apiKey.domainId && apiKey.domainId !== domain.id)
+    if (apiKey?.domainId && apiKey.domainId !== domain.id)
       throw new ForbiddenValidationError('This API key is restricted to another domain: from must use it');
     const recipients = [...to, ...cc, ...bcc].map((m) => m.address);
     // Members and domains are read only when the region is in the team's sandbox.
@@ -202,7 +233,7 @@ export class EmailAcceptance {
       id,
       teamId: team.id,
       domainId: domain.id,
-      apiKeyId: apiKey.id,
+      apiKeyId: apiKey?.id ?? null,
       fromHeader: content.from,
       fromAddress: from.address,
       to: input.to,
@@ -217,6 +248,7 @@ export class EmailAcceptance {
       templateId: content.templateId,
       templateVersionId: content.templateVersionId,
       topicId: input.topic_id ?? null,
+      broadcastId: options.broadcastId ?? null,
       messageId,
       lastEvent: scheduledAt ? 'scheduled' : 'queued',
       scheduledAt,

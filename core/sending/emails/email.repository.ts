@@ -23,6 +23,7 @@ const toEmail = (row: Row): Email => ({
   templateId: (row.template_id as string | null) ?? null,
   templateVersionId: (row.template_version_id as string | null) ?? null,
   topicId: (row.topic_id as string | null) ?? null,
+  broadcastId: (row.broadcast_id as string | null) ?? null,
   messageId: String(row.message_id),
   lastEvent: row.last_event as EmailLastEvent,
   scheduledAt: readNullableTimestamp(row.scheduled_at),
@@ -64,6 +65,7 @@ const toRow = (email: Email): Row => ({
   template_id: email.templateId,
   template_version_id: email.templateVersionId,
   topic_id: email.topicId,
+  broadcast_id: email.broadcastId,
   message_id: email.messageId,
   last_event: email.lastEvent,
   scheduled_at: email.scheduledAt,
@@ -204,11 +206,16 @@ export class EmailRepository {
   }
 
   /** Emails the team sent since `since` (suppressed-only ones included: they were attempted). */
-  async countSince(teamId: string, since: Date): Promise<number> {
-    const [row] = (await this.knex('emails')
-      .where({ team_id: teamId })
-      .where('created_at', '>=', since)
-      .count({ n: '*' })) as Array<{ n: number | string }>;
+  /** Emails created since `since`: transactional ones, or (marketing) those of broadcasts. */
+  async countSince(
+    teamId: string,
+    since: Date,
+    meter: 'transactional' | 'marketing' = 'transactional',
+  ): Promise<number> {
+    const query = this.knex('emails').where({ team_id: teamId }).where('created_at', '>=', since);
+    if (meter === 'marketing') query.whereNotNull('broadcast_id');
+    else query.whereNull('broadcast_id');
+    const [row] = (await query.count({ n: '*' })) as Array<{ n: number | string }>;
     return Number(row?.n ?? 0);
   }
 }

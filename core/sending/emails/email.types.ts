@@ -31,6 +31,8 @@ export type Email = {
   templateId: string | null;
   templateVersionId: string | null;
   topicId: string | null;
+  /** The broadcast this email was created for; null for transactional mail (it then takes the bulk lane). */
+  broadcastId: string | null;
   messageId: string;
   lastEvent: EmailLastEvent;
   scheduledAt: Date | null;

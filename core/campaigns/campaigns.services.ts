@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import type { UnitsOfWork } from '../../db/unit-of-work.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Config } from '../../lib/config/config.schema.js';
+import type { AudienceServices } from '../audience/audience.services.js';
+import type { ContactLinks } from '../audience/preferences/contact-links.js';
+import type { PlatformSettings } from '../platform/settings/platform-settings.js';
+import type { TeamService } from '../platform/teams/team.service.js';
+import type { SendingServices } from '../sending/sending.services.js';
+import { BroadcastFanOut } from './broadcasts/broadcast-fanout.js';
+import { BroadcastGate } from './broadcasts/broadcast-gate.js';
+import { BroadcastService } from './broadcasts/broadcast.service.js';
+import { MarketingAllowance } from './broadcasts/marketing-allowance.js';
+
+export type CampaignInfrastructure = {
+  knex: Knex;
+  clock: Clock;
+  config: Config;
+  units: UnitsOfWork;
+  settings: PlatformSettings;
+  teams: TeamService;
+  audience: AudienceServices;
+  sending: SendingServices;
+  contactLinks: ContactLinks;
+};
+
+/** The campaigns group: broadcasts, their gate, the marketing meter and the fan-out. */
+export function createCampaignServices(infra: CampaignInfrastructure) {
+  const { knex, clock, config, audience, sending } = infra;
+  const liveSegment = (teamId: string, id: string) => audience.segments.isLive(teamId, id);
+  const marketingEnabled = () => infra.settings.marketingEnabled(config.marketing.enabled);
+  const gate = new BroadcastGate({
+    verifiedDomain: (teamId, name) => sending.domains.findVerifiedByName(teamId, name),
+    liveSegment,
+    marketingEnabled,
+  });
+  const allowance = new MarketingAllowance({
+    knex,
+    clock,
+    subscribedMembers: async (teamId, segmentId) => (await audience.segments.metrics(teamId, segmentId)).subscribed,
+  });
+  return {
+    marketingEnabled,
+    marketingAllowance: allowance,
+    broadcasts: new BroadcastService({
+      knex,
+      clock,
+      gate,
+      templates: sending.templates,
+      liveSegment,
+      liveTopic: (teamId, id) =>
+        audience.topics.get(teamId, id).then(
+          () => true,
+          () => false,
+        ),
+      assertAllowance: (team, broadcast) => allowance.assertRoom(team, broadcast),
+    }),
+    broadcastFanOut: new BroadcastFanOut({
+      knex,
+      clock,
+      units: infra.units,
+      team: (teamId) => infra.teams.get(teamId),
+      segments: audience.segments,
+      properties: audience.contactProperties,
+      topics: audience.topics,
+      suppressions: sending.suppressions,
+      acceptance: sending.emailAcceptance,
+      links: infra.contactLinks,
+      pageSize: config.marketing.fanOutPageSize,
+      marketingEnabled,
+    }),
+  };
+}
+
+export type CampaignServices = ReturnType<typeof createCampaignServices>;
