@@ -41,21 +41,24 @@ export const toContact = (row: ContactRow): Contact => ({
 /** A value to write: a property's id and type, and the value (null removes it). */
 export type ValueWrite = { propertyId: string; type: 'string' | 'number'; value: PropertyValue | null };
 
+/** A contact as its `contacts` row (the import writes many at once with the same mapping). */
+export const contactRow = (c: Contact) => ({
+  id: c.id,
+  team_id: c.teamId,
+  email: c.email,
+  email_normalized: normalizeEmail(c.email),
+  first_name: c.firstName,
+  last_name: c.lastName,
+  unsubscribed: c.unsubscribed,
+  created_at: c.createdAt,
+  updated_at: c.updatedAt,
+});
+
 export class ContactRepository {
   constructor(private readonly knex: Knex) {}
 
   async insert(c: Contact): Promise<void> {
-    await this.knex('contacts').insert({
-      id: c.id,
-      team_id: c.teamId,
-      email: c.email,
-      email_normalized: normalizeEmail(c.email),
-      first_name: c.firstName,
-      last_name: c.lastName,
-      unsubscribed: c.unsubscribed,
-      created_at: c.createdAt,
-      updated_at: c.updatedAt,
-    });
+    await this.knex('contacts').insert(contactRow(c));
   }
 
   async findById(teamId: string, id: string): Promise<Contact | undefined> {

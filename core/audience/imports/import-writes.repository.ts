@@ -3,7 +3,7 @@ import { rowsPerInsert } from '../../../db/dialect.js';
 import { valueById } from '../../../db/row-locks.js';
 import { ConsentRecordRepository } from '../consent/consent-record.repository.js';
 import type { ConsentRecord } from '../consent/consent-record.types.js';
-import { CONTACT_COLUMNS, toContact, type ContactRow } from '../contacts/contact.repository.js';
+import { CONTACT_COLUMNS, contactRow, toContact, type ContactRow } from '../contacts/contact.repository.js';
 import type { Contact } from '../contacts/contact.types.js';
 import { normalizeEmail } from '../../shared/addresses/email-address.js';
 import type { ImportPlan } from './contact-import.types.js';
@@ -34,20 +34,7 @@ export class ImportWritesRepository {
     consent: ConsentRecord[],
     now: Date,
   ): Promise<void> {
-    await this.insert(
-      'contacts',
-      writes.inserts.map((c) => ({
-        id: c.id,
-        team_id: c.teamId,
-        email: c.email,
-        email_normalized: normalizeEmail(c.email),
-        first_name: c.firstName,
-        last_name: c.lastName,
-        unsubscribed: c.unsubscribed,
-        created_at: c.createdAt,
-        updated_at: c.updatedAt,
-      })),
-    );
+    await this.insert('contacts', writes.inserts.map(contactRow));
     await this.update(writes.updates, now);
     // New contacts' rows are plain inserts; existing contacts' replace what they had (upsert).
     const fresh = new Set(writes.inserts.map((c) => c.id));
