@@ -209,6 +209,16 @@ t.test('a 4xx reply and a DNS failure: counted, and both deliveries wait in the 
     async () => sum((await scrape(metricsUrl)).samples, 'mailroom_deliveries_total', { outcome: 'deferred' }) >= 2,
     'a second deferral',
   );
+  // The queue gauge is read from the database by the scrape, after the counters moved: the
+  // second deferral's row may commit a moment after its counter (seen once in CI).
+  await until(
+    async () =>
+      sum((await scrape(metricsUrl)).samples, 'mailroom_queue_deliveries', {
+        state: 'deferred',
+        lane: 'transactional',
+      }) === 2,
+    'both deliveries deferred in the queue',
+  );
   const { samples } = await scrape(metricsUrl);
   t.equal(sum(samples, 'mailroom_smtp_replies_total', { class: '4xx', domain: 'example.test' }), 1, 'the 451');
   t.ok(sum(samples, 'mailroom_dns_lookup_errors_total', { type: 'mx' }) >= 1, "other.test's MX look-up failure");
