@@ -81,6 +81,8 @@ export type RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySch
   isolation?: { param: string; resource: string };
   /** A valid body, used by the OpenAPI examples and the route-table tests. */
   exampleBody?: z.input<B>;
+  /** A valid query string for a route with required query parameters (the route-table tests). */
+  exampleQuery?: string;
   responses: Record<number, { description: string; schema?: AnySchema; contentType?: string }>;
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<RouteResult>;
 };

@@ -81,6 +81,8 @@ export function createServices(infra: Infrastructure) {
     audience,
     sending,
     contactLinks: pages.contactLinks,
+    preferences: pages.preferences,
+    eventLog: events.eventLog,
   });
   return { ...platform, ...events, ...sending, ...receiving, ...audience, ...pages, ...campaigns, lookupCache, units };
 }

@@ -9,7 +9,7 @@ import { defineRoute, type RouteContext } from '../route.js';
  * variables): served on the public URL outside the API, no credential but the signed token.
  */
 const tag = 'pages';
-const params = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const params = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{1,88}$/) });
 const html = { description: 'An HTML page', contentType: 'text/html' };
 
 const origin = (

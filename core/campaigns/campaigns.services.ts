@@ -4,11 +4,14 @@ import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import type { AudienceServices } from '../audience/audience.services.js';
 import type { ContactLinks } from '../audience/preferences/contact-links.js';
+import type { PreferenceService } from '../audience/preferences/preference.service.js';
+import type { EventLog } from '../events/log/event-log.js';
 import type { PlatformSettings } from '../platform/settings/platform-settings.js';
 import type { TeamService } from '../platform/teams/team.service.js';
 import type { SendingServices } from '../sending/sending.services.js';
 import { BroadcastFanOut } from './broadcasts/broadcast-fanout.js';
 import { BroadcastGate } from './broadcasts/broadcast-gate.js';
+import { BroadcastResults } from './broadcasts/broadcast-results.js';
 import { BroadcastService } from './broadcasts/broadcast.service.js';
 import { MarketingAllowance } from './broadcasts/marketing-allowance.js';
 
@@ -22,11 +25,17 @@ export type CampaignInfrastructure = {
   audience: AudienceServices;
   sending: SendingServices;
   contactLinks: ContactLinks;
+  preferences: PreferenceService;
+  eventLog: EventLog;
 };
 
 /** The campaigns group: broadcasts, their gate, the marketing meter and the fan-out. */
 export function createCampaignServices(infra: CampaignInfrastructure) {
   const { knex, clock, config, audience, sending } = infra;
+  // Each recipient's results follow its email's events and the broadcast's unsubscribe links.
+  const results = new BroadcastResults({ clock });
+  infra.eventLog.follow(results);
+  infra.preferences.onBroadcastUnsubscribe((trx, subject) => results.unsubscribed(trx, subject));
   const liveSegment = (teamId: string, id: string) => audience.segments.isLive(teamId, id);
   const marketingEnabled = () => infra.settings.marketingEnabled(config.marketing.enabled);
   const gate = new BroadcastGate({

@@ -41,6 +41,9 @@ import { createBroadcasts } from './20261126-0056-create-broadcasts.js';
 import { createBroadcastRecipients } from './20261126-0057-create-broadcast-recipients.js';
 import { addEmailBroadcast } from './20261126-0058-add-email-broadcast.js';
 import { createPlatformSettings } from './20261126-0059-create-platform-settings.js';
+import { addBroadcastRecipientEngagement } from './20261126-0060-add-broadcast-recipient-engagement.js';
+import { createBroadcastLinks } from './20261126-0061-create-broadcast-links.js';
+import { createBroadcastLinkClicks } from './20261126-0062-create-broadcast-link-clicks.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -86,4 +89,7 @@ export const migrations: Migration[] = [
   createBroadcastRecipients,
   addEmailBroadcast,
   createPlatformSettings,
+  addBroadcastRecipientEngagement,
+  createBroadcastLinks,
+  createBroadcastLinkClicks,
 ];

@@ -33,8 +33,9 @@ for (const route of routes) {
     const fixedOthers = route.path.replace(/:([A-Za-z0-9_]+)/g, (whole, name: string) =>
       name === route.isolation!.param ? whole : newId(),
     );
+    const query = route.exampleQuery ? `?${route.exampleQuery}` : '';
     const call = (id: string) =>
-      request(app.url, fixedOthers.replace(`:${route.isolation!.param}`, id), {
+      request(app.url, `${fixedOthers.replace(`:${route.isolation!.param}`, id)}${query}`, {
         method: route.method,
         token: attacker.token,
         body: route.body ? (route.exampleBody ?? {}) : undefined,
@@ -46,7 +47,7 @@ for (const route of routes) {
     t.equal(foreign.body.name, 'not_found');
     // The victim still reaches its own resource: the 404 was isolation, not a broken route.
     if ((route.path.match(/:/g) ?? []).length > 1) return;
-    const own = await request(app.url, route.path.replace(`:${route.isolation.param}`, foreignId), {
+    const own = await request(app.url, `${route.path.replace(`:${route.isolation.param}`, foreignId)}${query}`, {
       method: route.method === 'DELETE' ? 'GET' : route.method,
       token: victim.token,
       body: route.method === 'DELETE' ? undefined : route.body ? (route.exampleBody ?? {}) : undefined,

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import {
+  clickedLinksQuerySchema,
   createBroadcastSchema,
   listBroadcastsQuerySchema,
+  recipientsQuerySchema,
   sendBroadcastSchema,
   updateBroadcastSchema,
 } from '../../../core/campaigns/broadcasts/broadcast.schemas.js';
-import { publicBroadcast, publicBroadcastItem } from '../../../core/campaigns/broadcasts/broadcast.shape.js';
+import {
+  publicBroadcast,
+  publicBroadcastItem,
+  publicClickedLink,
+  publicRecipient,
+} from '../../../core/campaigns/broadcasts/broadcast.shape.js';
 import { BROADCAST_STATUSES } from '../../../core/campaigns/broadcasts/broadcast.types.js';
 import { listEnvelope } from '../../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../../route.js';
@@ -210,6 +217,69 @@ export const broadcastRoutes = [
           checks,
         },
       };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/broadcasts/:broadcast_id/recipients',
+    operationId: 'listBroadcastRecipients',
+    summary:
+      'Recipients to whom one thing happened (type: sent, delivered, opened, clicked, bounced, complained, unsubscribed, suppressed), newest contact first',
+    tag,
+    permission: 'sending_access',
+    scope: read,
+    params,
+    isolation,
+    query: recipientsQuerySchema,
+    exampleQuery: 'type=clicked',
+    responses: {
+      200: {
+        description: 'A page of recipients; `id` is the row cursor',
+        schema: listSchema(
+          z.object({
+            id: z.string(),
+            contact_id: z.string().nullable(),
+            email: z.string(),
+            count: z.number().int().optional(),
+            clicked_links: z.array(z.object({ url: z.string(), clicks: z.number().int() })).optional(),
+            bounce_type: z.enum(['permanent', 'transient', 'undetermined']).optional(),
+          }),
+        ),
+      },
+    },
+    handler: async ({ params, query, caller, services }) => {
+      const { rows, hasMore } = await services.broadcasts.recipients(caller.team.id, params.broadcast_id, query);
+      return {
+        status: 200,
+        body: listEnvelope(
+          rows.map((row) => publicRecipient(query.type, row)),
+          hasMore,
+        ),
+      };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/broadcasts/:broadcast_id/clicked-links',
+    operationId: 'listBroadcastClickedLinks',
+    summary: 'Links clicked in the broadcast, with total and unique clicks; `id` is the row cursor',
+    tag,
+    permission: 'sending_access',
+    scope: read,
+    params,
+    isolation,
+    query: clickedLinksQuerySchema,
+    responses: {
+      200: {
+        description: 'A page of links',
+        schema: listSchema(
+          z.object({ id: z.string(), url: z.string(), clicks: z.number().int(), unique_clicks: z.number().int() }),
+        ),
+      },
+    },
+    handler: async ({ params, query, caller, services }) => {
+      const { rows, hasMore } = await services.broadcasts.clickedLinks(caller.team.id, params.broadcast_id, query);
+      return { status: 200, body: listEnvelope(rows.map(publicClickedLink), hasMore) };
     },
   }),
 ];

@@ -9,11 +9,22 @@ const MAC_BYTES = 16;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** What a verified link names: its contact, and the broadcast whose email carried it (if any). */
+export type LinkSubject = { contactId: string; broadcastId: string | null };
+
+const hexOf = (uuid: string) => Buffer.from(uuid.replaceAll('-', ''), 'hex');
+const uuidOf = (bytes: Buffer) => {
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
 /**
  * The signed per-contact links merged as UNSUBSCRIBE_URL and PREFERENCES_URL. A token is
- * base64url of [purpose (1 byte)][contact id (16 bytes)][MAC (16 bytes)], the MAC being
- * HMAC-SHA256 under a key derived from the master key, truncated to 128 bits: nothing is stored
- * per link, a link works until its contact is erased, and a forged or altered one is refused.
+ * base64url of [purpose (1 byte)][contact id (16 bytes)][broadcast id (16 bytes, in links a
+ * broadcast's emails carry)][MAC (16 bytes)], the MAC being HMAC-SHA256 under a key derived
+ * from the master key, truncated to 128 bits: nothing is stored per link, a link works until
+ * its contact is erased, and a forged or altered one is refused. The broadcast id attributes an
+ * unsubscribe to the broadcast it came from.
  */
 export class ContactLinks {
   private readonly key: Buffer;
@@ -25,33 +36,43 @@ export class ContactLinks {
     this.key = createHmac('sha256', 'mailroom-contact-links').update(masterKey).digest();
   }
 
-  token(purpose: ContactLinkPurpose, contactId: string): string {
-    if (!UUID.test(contactId)) throw new Error(`contact links carry a lower-case UUID, not ${contactId}`);
+  token(purpose: ContactLinkPurpose, contactId: string, broadcastId?: string): string {
+    for (const id of [contactId, broadcastId ?? contactId])
+      if (!UUID.test(id)) throw new Error(`contact links carry lower-case UUIDs, not ${id}`);
     const payload = Buffer.concat([
       Buffer.from([PURPOSE_BYTE[purpose]]),
-      Buffer.from(contactId.replaceAll('-', ''), 'hex'),
+      hexOf(contactId),
+      ...(broadcastId ? [hexOf(broadcastId)] : []),
     ]);
     return Buffer.concat([payload, this.mac(payload)]).toString('base64url');
   }
 
-  unsubscribeUrl(contactId: string): string {
-    return `${this.publicUrl()}/unsubscribe/${this.token('unsubscribe', contactId)}`;
+  unsubscribeUrl(contactId: string, broadcastId?: string): string {
+    return `${this.publicUrl()}/unsubscribe/${this.token('unsubscribe', contactId, broadcastId)}`;
   }
 
-  preferencesUrl(contactId: string): string {
-    return `${this.publicUrl()}/preferences/${this.token('preferences', contactId)}`;
+  preferencesUrl(contactId: string, broadcastId?: string): string {
+    return `${this.publicUrl()}/preferences/${this.token('preferences', contactId, broadcastId)}`;
   }
 
   /** The contact id a token of this purpose names, or null (malformed, altered, other purpose). */
   verify(purpose: ContactLinkPurpose, token: string): string | null {
-    if (!BASE64URL.test(token) || token.length > 64) return null;
+    return this.subjectOf(purpose, token)?.contactId ?? null;
+  }
+
+  /** The contact and broadcast a token of this purpose names, or null. */
+  subjectOf(purpose: ContactLinkPurpose, token: string): LinkSubject | null {
+    if (!BASE64URL.test(token) || token.length > 88) return null;
     const bytes = Buffer.from(token, 'base64url');
-    if (bytes.length !== 1 + ID_BYTES + MAC_BYTES || bytes.toString('base64url') !== token) return null;
-    const payload = bytes.subarray(0, 1 + ID_BYTES);
-    if (!timingSafeEqual(bytes.subarray(1 + ID_BYTES), this.mac(payload))) return null;
+    const idBytes = bytes.length - 1 - MAC_BYTES;
+    if ((idBytes !== ID_BYTES && idBytes !== 2 * ID_BYTES) || bytes.toString('base64url') !== token) return null;
+    const payload = bytes.subarray(0, 1 + idBytes);
+    if (!timingSafeEqual(bytes.subarray(1 + idBytes), this.mac(payload))) return null;
     if (payload[0] !== PURPOSE_BYTE[purpose]) return null;
-    const hex = payload.subarray(1).toString('hex');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    return {
+      contactId: uuidOf(payload.subarray(1, 1 + ID_BYTES)),
+      broadcastId: idBytes === 2 * ID_BYTES ? uuidOf(payload.subarray(1 + ID_BYTES)) : null,
+    };
   }
 
   private mac(payload: Buffer): Buffer {

@@ -23,6 +23,12 @@ export type PreferencePage = {
 
 export type LinkTarget = { contact: Contact; team: { name: string; brandKit: BrandKit } };
 
+/** Work done when a broadcast's link unsubscribes its contact, in the unsubscribe's transaction. */
+export type BroadcastUnsubscribeListener = (
+  trx: Knex,
+  subject: { contactId: string; broadcastId: string },
+) => Promise<void>;
+
 /** The choices a submitted preference form makes: the global opt-out and each shown topic. */
 export type PreferenceChoices = { unsubscribed: boolean; topics: Map<string, boolean> };
 
@@ -33,6 +39,8 @@ export type PreferenceChoices = { unsubscribed: boolean; topics: Map<string, boo
  * preference_page) and send no contact.updated (spec).
  */
 export class PreferenceService {
+  private readonly listeners: BroadcastUnsubscribeListener[] = [];
+
   constructor(
     private readonly deps: {
       knex: Knex;
@@ -45,17 +53,24 @@ export class PreferenceService {
     },
   ) {}
 
+  /** Called when a link from a broadcast's email unsubscribes its contact (the broadcast's results). */
+  onBroadcastUnsubscribe(listener: BroadcastUnsubscribeListener): void {
+    this.listeners.push(listener);
+  }
+
   /** The contact an unsubscribe link names and its team (for the confirmation page). */
   async unsubscribeTarget(token: string): Promise<LinkTarget> {
-    const contact = await this.contactOf('unsubscribe', token, this.deps.knex);
+    const { contact } = await this.contactOf('unsubscribe', token, this.deps.knex);
     return { contact, team: await this.deps.team(contact.teamId) };
   }
 
   /** Unsubscribes the contact the link names at once (one-click or the confirmation form). */
   async unsubscribe(token: string, origin: ConsentOrigin): Promise<LinkTarget> {
     const contact = await this.deps.knex.transaction(async (trx) => {
-      const found = await this.contactOf('unsubscribe', token, trx);
-      return (await this.deps.contacts.unsubscribeWithin(trx, found.teamId, found.email, origin)) ?? found;
+      const { contact: found, broadcastId } = await this.contactOf('unsubscribe', token, trx);
+      const updated = (await this.deps.contacts.unsubscribeWithin(trx, found.teamId, found.email, origin)) ?? found;
+      if (!found.unsubscribed) await this.unsubscribedBy(trx, found.id, broadcastId);
+      return updated;
     });
     return { contact, team: await this.deps.team(contact.teamId) };
   }
@@ -65,14 +80,14 @@ export class PreferenceService {
   }
 
   async page(token: string): Promise<PreferencePage> {
-    const contact = await this.contactOf('preferences', token, this.deps.knex);
+    const { contact } = await this.contactOf('preferences', token, this.deps.knex);
     return this.pageOf(contact, this.deps.knex);
   }
 
   /** Applies a submitted form: only topics the page shows can change; only changes are recorded. */
   async save(token: string, choices: PreferenceChoices, origin: ConsentOrigin): Promise<void> {
     await this.deps.knex.transaction(async (trx) => {
-      const contact = await this.contactOf('preferences', token, trx);
+      const { contact, broadcastId } = await this.contactOf('preferences', token, trx);
       const shown = await this.shownTopics(contact, trx);
       const changes: ConsentChange[] = [];
       const topicChanges: Array<{ topicId: string; subscription: Subscription }> = [];
@@ -88,6 +103,7 @@ export class PreferenceService {
       if (choices.unsubscribed !== contact.unsubscribed) {
         await new ContactRepository(trx).update({ ...contact, unsubscribed: choices.unsubscribed, updatedAt: now });
         changes.push({ kind: 'unsubscribed', value: choices.unsubscribed ? 'unsubscribed' : 'subscribed' });
+        if (choices.unsubscribed) await this.unsubscribedBy(trx, contact.id, broadcastId);
       }
       await this.deps.consent.record(trx, contact, changes, origin);
     });
@@ -117,10 +133,19 @@ export class PreferenceService {
     );
   }
 
-  private async contactOf(purpose: 'unsubscribe' | 'preferences', token: string, within: Knex): Promise<Contact> {
-    const id = this.deps.links.verify(purpose, token);
-    const contact = id ? await new ContactRepository(within).findAnyTeam(id) : undefined;
+  private async contactOf(
+    purpose: 'unsubscribe' | 'preferences',
+    token: string,
+    within: Knex,
+  ): Promise<{ contact: Contact; broadcastId: string | null }> {
+    const subject = this.deps.links.subjectOf(purpose, token);
+    const contact = subject ? await new ContactRepository(within).findAnyTeam(subject.contactId) : undefined;
     if (!contact) throw new NotFoundError('This link is not valid');
-    return contact;
+    return { contact, broadcastId: subject!.broadcastId };
+  }
+
+  private async unsubscribedBy(trx: Knex, contactId: string, broadcastId: string | null): Promise<void> {
+    if (!broadcastId) return;
+    for (const listener of this.listeners) await listener(trx, { contactId, broadcastId });
   }
 }

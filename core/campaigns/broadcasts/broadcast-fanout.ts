@@ -148,8 +148,8 @@ export class BroadcastFanOut {
         values.get(contact.id) ?? new Map(),
         fallbacks,
         {
-          unsubscribeUrl: this.deps.links.unsubscribeUrl(contact.id),
-          preferencesUrl: this.deps.links.preferencesUrl(contact.id),
+          unsubscribeUrl: this.deps.links.unsubscribeUrl(contact.id, broadcast.id),
+          preferencesUrl: this.deps.links.preferencesUrl(contact.id, broadcast.id),
         },
         team.postalAddress,
       );

@@ -68,7 +68,11 @@ export const recipientsQuerySchema = withPageRules(
       email: z.string().max(320).optional(),
       bounce_type: z.enum(['permanent', 'transient', 'undetermined']).optional(),
     })
-    .strict(),
+    .strict()
+    .superRefine((value, ctx) => {
+      if (value.bounce_type && value.type !== 'bounced')
+        ctx.addIssue({ code: 'custom', path: ['bounce_type'], message: 'only valid when type is bounced' });
+    }),
 );
 
 export const clickedLinksQuerySchema = withPageRules(z.object({ ...pageQueryShape }).strict());

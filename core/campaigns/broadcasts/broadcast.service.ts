@@ -6,8 +6,10 @@ import type { Team } from '../../platform/teams/team.types.js';
 import { scheduledAtWithinLimits } from '../../shared/scheduling/schedule-phrase.js';
 import type { TemplateService } from '../../sending/templates/template.service.js';
 import type { BroadcastGate, GateCheck } from './broadcast-gate.js';
+import { BroadcastResultsRepository } from './broadcast-results.repository.js';
 import { BroadcastRepository, type BroadcastListFilter } from './broadcast.repository.js';
-import type { CreateBroadcastInput, UpdateBroadcastInput } from './broadcast.schemas.js';
+import type { CreateBroadcastInput, RecipientsQuery, UpdateBroadcastInput } from './broadcast.schemas.js';
+import type { PageQuery } from '../../shared/pagination/list-query.js';
 import type { Broadcast } from './broadcast.types.js';
 
 export type BroadcastDeps = {
@@ -78,6 +80,18 @@ export class BroadcastService {
 
   list(teamId: string, filter: BroadcastListFilter) {
     return this.repository.list(teamId, filter);
+  }
+
+  /** The broadcast's recipients to whom `query.type` happened (a draft has none). */
+  async recipients(teamId: string, id: string, query: RecipientsQuery) {
+    const broadcast = await this.get(teamId, id);
+    return new BroadcastResultsRepository(this.deps.knex).recipients(broadcast.id, query);
+  }
+
+  /** The links clicked in the broadcast's emails, with total and unique clicks. */
+  async clickedLinks(teamId: string, id: string, page: PageQuery) {
+    const broadcast = await this.get(teamId, id);
+    return new BroadcastResultsRepository(this.deps.knex).links(broadcast.id, page);
   }
 
   async update(team: Team, id: string, input: UpdateBroadcastInput): Promise<Broadcast> {

@@ -74,6 +74,8 @@ export class RecipientPageRepository {
             email: r.email,
             email_id: r.emailId,
             excluded: r.excluded,
+            // Results list a suppressed address among the broadcast's `suppressed` recipients.
+            suppressed_at: r.excluded === 'suppressed' ? at : null,
             created_at: at,
           })),
         );

@@ -18,7 +18,7 @@ const toEvent = (row: EventRow): LoggedEvent => ({
 /** Rows per multi-row INSERT of events: 5 columns each, far inside the bound-variable limits. */
 const EVENT_CHUNK = 100;
 
-/** Work that must commit with every recorded event (the webhook outbox). */
+/** Work that must commit with every recorded event (the webhook outbox, broadcast results). */
 export type EventFanOut = { enqueueMany(trx: Knex, events: LoggedEvent[]): Promise<void> };
 
 /**
@@ -27,7 +27,24 @@ export type EventFanOut = { enqueueMany(trx: Knex, events: LoggedEvent[]): Promi
  * nothing happens unannounced. Webhook deliveries are queued in that same transaction.
  */
 export class EventLog {
-  constructor(private readonly deps: { knex: Knex; clock: Clock; fanOut?: EventFanOut }) {}
+  private readonly followers: EventFanOut[] = [];
+
+  constructor(private readonly deps: { knex: Knex; clock: Clock; fanOut?: EventFanOut }) {
+    if (deps.fanOut) this.followers.push(deps.fanOut);
+  }
+
+  /**
+   * Adds work that commits with every event from now on. A feature that keeps its own view of
+   * events (broadcast results) follows the log this way, so the sending code that records the
+   * events needs not know it exists.
+   */
+  follow(follower: EventFanOut): void {
+    this.followers.push(follower);
+  }
+
+  private async enqueue(trx: Knex, events: LoggedEvent[]): Promise<void> {
+    for (const follower of this.followers) await follower.enqueueMany(trx, events);
+  }
 
   async record(
     teamId: string,
@@ -44,10 +61,10 @@ export class EventLog {
         data: JSON.stringify(data),
         created_at: event.createdAt,
       });
-      await this.deps.fanOut?.enqueueMany(t, [event]);
+      await this.enqueue(t, [event]);
     };
     // Outside a transaction, one is opened so the event and its webhook deliveries commit together.
-    if (this.deps.fanOut && !trx.isTransaction) await trx.transaction(write);
+    if (this.followers.length > 0 && !trx.isTransaction) await trx.transaction(write);
     else await write(trx);
     return event;
   }
@@ -81,7 +98,7 @@ export class EventLog {
         })),
       );
     }
-    await this.deps.fanOut?.enqueueMany(trx, events);
+    await this.enqueue(trx, events);
     return events;
   }
 

@@ -81,18 +81,22 @@ export function groupRows(rows: AggregateRow[], breakdown: Breakdown): Group[] {
 }
 
 /** Rows in a stable order: by period, then domain name, email and broadcast. */
-export function toRows(groups: Group[], metrics: MetricName[], domainNames: Map<string, string>): MetricsRow[] {
+export function toRows(
+  groups: Group[],
+  metrics: MetricName[],
+  names: { domains: Map<string, string>; broadcasts: Map<string, string | null> },
+): MetricsRow[] {
   const rows = groups.map((group) => {
     const row: MetricsRow = { values: pickMetrics(metrics, group.counts) };
     if (group.period !== undefined) row.period = new Date(group.period);
     if (group.domainId !== undefined) {
       row.domainId = group.domainId || null;
-      row.domainName = domainNames.get(group.domainId) ?? null;
+      row.domainName = names.domains.get(group.domainId) ?? null;
     }
     if (group.emailId !== undefined) row.emailId = group.emailId || null;
     if (group.broadcastId !== undefined) {
       row.broadcastId = group.broadcastId || null;
-      row.broadcastName = null;
+      row.broadcastName = names.broadcasts.get(group.broadcastId) ?? null;
     }
     return row;
   });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
-import { contributionOf, emailIdOf, type RollupEvent } from './event-counts.js';
+import { contributionOf, emailIdOf, type EmailFacts, type RollupEvent } from './event-counts.js';
 import { floorToMinute } from './metric-dates.js';
 import { MetricRepository, type RollupState } from './metric.repository.js';
 import { COUNT_METRICS, type CountMetric } from './metric.types.js';
@@ -91,13 +91,12 @@ export class MetricsRollup {
     for (const event of events) {
       const email = facts.get(emailIdOf(event));
       const contribution = contributionOf(event, email);
-      add(buckets, event, email?.domainId ?? '', contribution.counts);
+      add(buckets, event, email, contribution.counts);
       for (const { key, metric } of contribution.once) if (!once.has(key)) once.set(key, { metric, event });
     }
     const seen = await this.repository.seenKeys(trx, [...once.keys()]);
     const firsts = [...once.entries()].filter(([key]) => !seen.has(key));
-    for (const [, { metric, event }] of firsts)
-      add(buckets, event, facts.get(emailIdOf(event))?.domainId ?? '', { [metric]: 1 });
+    for (const [, { metric, event }] of firsts) add(buckets, event, facts.get(emailIdOf(event)), { [metric]: 1 });
     await this.repository.insertSeen(
       trx,
       firsts.map(([id, { event }]) => ({ id, team_id: event.teamId, created_at: event.createdAt })),
@@ -108,13 +107,14 @@ export class MetricsRollup {
   }
 }
 
-/** Adds counts to the bucket of an event's team, minute, domain and email. */
+/** Adds counts to the bucket of an event's team, minute, domain, email and broadcast. */
 function add(
   buckets: Map<string, Bucket>,
   event: RollupEvent,
-  domainId: string,
+  email: EmailFacts | undefined,
   counts: Partial<Record<CountMetric, number>>,
 ): void {
+  const domainId = email?.domainId ?? '';
   const entries = Object.entries(counts).filter(([, value]) => value !== undefined && value > 0);
   if (entries.length === 0) return;
   const minute = floorToMinute(event.createdAt.getTime());
@@ -131,7 +131,8 @@ function add(
         minute: new Date(minute),
         domain_id: domainId,
         email_id: emailId,
-        broadcast_id: '',
+        // Transactional mail is outside any broadcast (''); an email's broadcast never changes.
+        broadcast_id: email?.broadcastId ?? '',
         ...zeros,
       },
     };

@@ -187,6 +187,19 @@ export class MetricRepository {
     }
     return names;
   }
+
+  /** Broadcast names (the broadcast dimension's broadcast_name; null for an unnamed one). */
+  async broadcastNames(teamId: string, ids: string[]): Promise<Map<string, string | null>> {
+    const names = new Map<string, string | null>();
+    for (const part of chunks(ids)) {
+      for (const row of (await this.knex('broadcasts')
+        .select('id', 'name')
+        .where('team_id', teamId)
+        .whereIn('id', part)) as Array<{ id: string; name: string | null }>)
+        names.set(row.id, row.name);
+    }
+    return names;
+  }
 }
 
 /** A malformed event body counts as nothing rather than stopping the roll-up for good. */

@@ -69,9 +69,13 @@ export class MetricsService {
     if (query.dimensions.length === 0) return report;
     const groups = groupRows(rows, { ...query, ...range });
     const domainIds = [...new Set(groups.map((g) => g.domainId).filter((id): id is string => !!id))];
-    const names = query.dimensions.includes('domain')
-      ? await this.repository.domainNames(teamId, domainIds)
-      : new Map<string, string>();
+    const broadcastIds = [...new Set(groups.map((g) => g.broadcastId).filter((id): id is string => !!id))];
+    const names = {
+      domains: query.dimensions.includes('domain')
+        ? await this.repository.domainNames(teamId, domainIds)
+        : new Map<string, string>(),
+      broadcasts: await this.repository.broadcastNames(teamId, broadcastIds),
+    };
     return { ...report, data: toRows(groups, query.metrics, names) };
   }
 
