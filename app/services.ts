@@ -73,6 +73,7 @@ export function createServices(infra: Infrastructure) {
       .then(() => undefined),
   );
   const pages = createPreferenceServices({ ...infra, audience, team: (teamId) => platform.teams.get(teamId) });
+  receiving.inboundIntake.onUnsubscribeMail((trx, localPart) => pages.preferences.unsubscribeByMail(trx, localPart));
   const campaigns = createCampaignServices({
     ...infra,
     units,

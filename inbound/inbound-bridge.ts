@@ -71,6 +71,7 @@ export function startInboundBridge(runtime: Runtime, socketPath: string): Promis
         recipients: envelope.recipients.length,
         received: result.received.map((email) => email.id),
         reports: result.reports,
+        unsubscribed: result.unsubscribed,
         unrouted: result.unrouted,
         bytes: raw.length,
       },

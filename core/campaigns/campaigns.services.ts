@@ -75,6 +75,10 @@ export function createCampaignServices(infra: CampaignInfrastructure) {
       suppressions: sending.suppressions,
       acceptance: sending.emailAcceptance,
       links: infra.contactLinks,
+      returnPathHost: async (teamId, name) => {
+        const domain = await sending.domains.findVerifiedByName(teamId, name);
+        return domain ? `${domain.customReturnPath}.${domain.name}` : null;
+      },
       pageSize: config.marketing.fanOutPageSize,
       marketingEnabled,
     }),

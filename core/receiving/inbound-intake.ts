@@ -14,19 +14,35 @@ import type { ReadReport, ReportIntake, ReportOutcome } from './report-intake.js
 /** Blob namespace of raw received messages (dataDir/received/<id>.eml). */
 export const RAW_NAMESPACE = 'received';
 
-export type IntakeResult = { id: string; received: ReceivedEmail[]; reports: ReportOutcome[]; unrouted: string[] };
+export type IntakeResult = {
+  id: string;
+  received: ReceivedEmail[];
+  reports: ReportOutcome[];
+  /** Contacts unsubscribed by mail to a broadcast's mailto unsubscribe address. */
+  unsubscribed: number;
+  unrouted: string[];
+};
 
-type Routed = { mailboxes: Map<string, string[]>; reports: Array<{ verpEmailId: string | null }>; unrouted: string[] };
+type Routed = {
+  mailboxes: Map<string, string[]>;
+  reports: Array<{ verpEmailId: string | null }>;
+  unsubscribes: string[];
+  unrouted: string[];
+};
+
+/** Applies a mail to a mailto unsubscribe address in the intake's transaction; false: names no one. */
+export type MailUnsubscribe = (trx: Knex, localPart: string) => Promise<boolean>;
 
 /** Envelope recipients grouped: per team the addresses that are theirs, and the report targets. */
 function group(routes: RecipientRoute[]): Routed {
-  const routed: Routed = { mailboxes: new Map(), reports: [], unrouted: [] };
+  const routed: Routed = { mailboxes: new Map(), reports: [], unsubscribes: [], unrouted: [] };
   for (const route of routes) {
     if (route.kind === 'mailbox')
       for (const teamId of route.teamIds)
         routed.mailboxes.set(teamId, [...(routed.mailboxes.get(teamId) ?? []), route.address]);
     else if (route.kind === 'bounce') routed.reports.push({ verpEmailId: route.emailId });
     else if (route.kind === 'feedback') routed.reports.push({ verpEmailId: null });
+    else if (route.kind === 'unsubscribe') routed.unsubscribes.push(route.localPart);
     else routed.unrouted.push(route.address);
   }
   return routed;
@@ -39,6 +55,8 @@ function group(routes: RecipientRoute[]): Routed {
  * If anything fails the MX answers 4xx and the sender retries; nothing that got a 250 is lost.
  */
 export class InboundIntake {
+  private unsubscribe: MailUnsubscribe | null = null;
+
   constructor(
     private readonly deps: {
       /** Runs `work` in a transaction committed durably before it resolves (shared with concurrent work). */
@@ -53,6 +71,11 @@ export class InboundIntake {
       authenticate: (raw: Buffer, envelope: InboundEnvelope) => Promise<AuthenticationResults | null>;
     },
   ) {}
+
+  /** Who handles mail to mailto unsubscribe addresses (the audience, wired after receiving). */
+  onUnsubscribeMail(handler: MailUnsubscribe): void {
+    this.unsubscribe = handler;
+  }
 
   async accept(envelope: InboundEnvelope, raw: Buffer): Promise<IntakeResult> {
     const id = newId();
@@ -77,9 +100,12 @@ export class InboundIntake {
         );
       const outcomes: ReportOutcome[] = [];
       for (const read of reads) outcomes.push(await this.deps.reports.apply(trx, read));
-      return outcomes;
+      let unsubscribed = 0;
+      for (const localPart of routed.unsubscribes)
+        if (this.unsubscribe && (await this.unsubscribe(trx, localPart))) unsubscribed++;
+      return { outcomes, unsubscribed };
     });
-    return { id, received, reports, unrouted: routed.unrouted };
+    return { id, received, reports: reports.outcomes, unsubscribed: reports.unsubscribed, unrouted: routed.unrouted };
   }
 
   /** One row per team; the raw message is written once, before any row refers to it. */

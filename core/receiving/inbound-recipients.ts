@@ -5,6 +5,8 @@ export type RecipientRoute =
   | { kind: 'mailbox'; address: string; teamIds: string[] }
   | { kind: 'bounce'; address: string; emailId: string }
   | { kind: 'feedback'; address: string }
+  /** A broadcast's mailto unsubscribe address (`u+<token>@<return-path host>`). */
+  | { kind: 'unsubscribe'; address: string; localPart: string }
   | { kind: 'unknown'; address: string };
 
 export type RecipientLookups = {
@@ -14,6 +16,7 @@ export type RecipientLookups = {
 };
 
 const VERP_LOCAL_PART = /^bounces\+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const UNSUBSCRIBE_LOCAL_PART = /^u\+[a-z2-7]{60}$/i;
 
 /** The receiving name of a domain: the domain itself (`@`) or `<label>.<domain>`. */
 const receivingName = (domain: Domain) =>
@@ -25,8 +28,9 @@ const receives = (domain: Domain) => domain.receivingEnabled && domain.recordSta
 /**
  * Who the inbound MX accepts mail for: addresses on a receiving domain that is enabled and
  * verified (every team that has it), the VERP return paths of our own emails
- * (`bounces+<email id>@<return-path label>.<domain>`), and the feedback-loop addresses.
- * Anything else is unknown and refused at RCPT, so nothing is accepted and bounced later.
+ * (`bounces+<email id>@<return-path label>.<domain>`), the mailto unsubscribe addresses of
+ * broadcasts at the same return-path hosts (`u+<signed token>@...`, checked when the message
+ * is taken in), and the feedback-loop addresses. Anything else is unknown and refused at RCPT, so nothing is accepted and bounced later.
  */
 export class InboundRecipients {
   private readonly feedback: Set<string>;
@@ -54,8 +58,18 @@ export class InboundRecipients {
       const domain = await this.lookups.domainOfEmail(emailId);
       if (domain && `${domain.customReturnPath}.${domain.name}` === host) return { kind: 'bounce', address, emailId };
     }
+    if (UNSUBSCRIBE_LOCAL_PART.test(local) && (await this.isReturnPathHost(host)))
+      return { kind: 'unsubscribe', address, localPart: local };
     const teamIds = await this.teamsReceivingAt(host);
     return teamIds.length > 0 ? { kind: 'mailbox', address, teamIds } : { kind: 'unknown', address };
+  }
+
+  /** `host` is `<return-path label>.<domain>` of a domain some team has. */
+  private async isReturnPathHost(host: string): Promise<boolean> {
+    const dot = host.indexOf('.');
+    if (dot <= 0) return false;
+    const label = host.slice(0, dot);
+    return (await this.lookups.domainsNamed(host.slice(dot + 1))).some((d) => d.customReturnPath === label);
   }
 
   /** Teams with a receiving domain whose receiving name is `host` (`@` on host, or a label under its parent). */

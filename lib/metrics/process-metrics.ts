@@ -38,7 +38,7 @@ export class ProcessMetrics {
 
   readonly inboundRecipients = new Counter({
     name: 'mailroom_inbound_recipients_total',
-    help: 'RCPT decisions of the inbound MX: mailbox, bounce (VERP), feedback, refused (550), failed (451)',
+    help: 'RCPT decisions of the inbound MX: mailbox, bounce (VERP), feedback, unsubscribe (a broadcast mailto), refused (550), failed (451)',
     labelNames: ['decision'] as const,
     registers: [this.registry],
   });

@@ -1,8 +1,10 @@
 import { request as httpRequest } from 'node:http';
+import nodemailer from 'nodemailer';
 import { Resend } from 'resend';
 import t from 'tap';
 import { errorShape, request } from '../helpers/http.js';
 import { movableClock } from '../helpers/clock.js';
+import { startInboundServer } from '../../inbound/inbound-server.js';
 import { startMtaFixture } from '../helpers/mta-fixture.js';
 
 /**
@@ -133,6 +135,34 @@ t.test('opens, clicks, a complaint and a one-click unsubscribe reach the results
   });
   t.equal(oneClick.status, 200, 'eve unsubscribes with the one-click POST');
 
+  // Dan's mail client sends to the mailto URI of List-Unsubscribe, through the inbound MX.
+  const danHeader = /List-Unsubscribe:\s+([^\r\n]+(?:\r?\n[ \t][^\r\n]+)*)/.exec(sentTo.get('dan@dest.test')!)![1]!;
+  const mailto = /<mailto:([^?>]+)\?subject=unsubscribe>/.exec(danHeader.replace(/\r?\n[ \t]+/g, ' '))?.[1];
+  t.match(
+    mailto,
+    /^u\+[a-z2-7]{60}@[a-z0-9-]+\.sender\.test$/,
+    'List-Unsubscribe also names a mailto at the return path',
+  );
+  const mx = await startInboundServer(fx.app.runtime);
+  t.teardown(() => mx.close());
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: mx.port, secure: false, ignoreTLS: true });
+  const forged = mailto!.replace(/^u\+(.)/, (_, c: string) => `u+${c === 'a' ? 'b' : 'a'}`);
+  await transport.sendMail({ from: 'ann@dest.test', to: forged, subject: 'unsubscribe', text: 'forged' });
+  t.equal(
+    (await call('GET', '/contacts/ann@dest.test')).body.unsubscribed,
+    false,
+    'a forged token unsubscribes no one',
+  );
+  await t.rejects(
+    transport.sendMail({ from: 'dan@dest.test', to: mailto!.replace('.sender.test', '.elsewhere.test'), text: 'x' }),
+    /550/,
+    'the address at a host that is no return path is refused at RCPT',
+  );
+  await transport.sendMail({ from: 'dan@dest.test', to: mailto!, subject: 'unsubscribe', text: 'unsubscribe' });
+  t.equal((await call('GET', '/contacts/dan@dest.test')).body.unsubscribed, true, 'the mailto unsubscribed dan');
+  const consent = await fx.app.runtime.db.knex('consent_records').where({ source: 'mailto' }).select('value');
+  t.same(consent, [{ value: 'unsubscribed' }], 'with a consent record from the mailto');
+
   const fayEmailId = (await fx.app.runtime.db
     .knex('broadcast_recipients')
     .where({ broadcast_id: broadcastId, email: 'fay@dest.test' })
@@ -187,7 +217,11 @@ t.test('broadcasts.recipients by every type (resend SDK)', async (t) => {
   t.same(byEmail.get('ann@dest.test')!.clicked_links, [{ url: 'https://shop.example/sale', clicks: 1 }]);
   t.same(emailsOf(await recipients('complained')), ['fay@dest.test']);
   const unsubscribed = await recipients('unsubscribed');
-  t.same(emailsOf(unsubscribed), ['eve@dest.test'], 'the one-click unsubscribe is attributed to the broadcast');
+  t.same(
+    emailsOf(unsubscribed),
+    ['dan@dest.test', 'eve@dest.test'],
+    'the one-click and the mailto unsubscribes are attributed to the broadcast',
+  );
   t.same(emailsOf(await recipients('suppressed')), ['cat@dest.test'], 'the suppressed address is listed');
   const eve = unsubscribed[0]!;
   t.same(Object.keys(eve).sort(), ['contact_id', 'email', 'id'], 'no per-type fields where the type has none');

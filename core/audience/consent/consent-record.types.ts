@@ -1,4 +1,12 @@
-export const CONSENT_SOURCES = ['api', 'import', 'preference_page', 'one_click', 'complaint', 'automation'] as const;
+export const CONSENT_SOURCES = [
+  'api',
+  'import',
+  'preference_page',
+  'one_click',
+  'mailto',
+  'complaint',
+  'automation',
+] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
 /** Where a consent change came from: the source, and the requester when known. */

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { base32Decode, base32Encode } from '../../../lib/text/base32.js';
 
 /** What a contact link lets its holder do. */
 export type ContactLinkPurpose = 'unsubscribe' | 'preferences';
@@ -8,6 +9,14 @@ const ID_BYTES = 16;
 const MAC_BYTES = 16;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/**
+ * MAC bytes of a mailto unsubscribe address: the local part holds at most 64 octets, so its
+ * token is [contact][broadcast][40-bit MAC] in base32 (60 characters) after `u+`. Guessing a
+ * 40-bit MAC one SMTP transaction at a time is out of reach.
+ */
+const MAIL_MAC_BYTES = 5;
+const MAIL_PURPOSE = 0x6d;
+const MAIL_LOCAL_PART = /^u\+([a-z2-7]{60})$/i;
 
 /** What a verified link names: its contact, and the broadcast whose email carried it (if any). */
 export type LinkSubject = { contactId: string; broadcastId: string | null };
@@ -55,6 +64,27 @@ export class ContactLinks {
     return `${this.publicUrl()}/preferences/${this.token('preferences', contactId, broadcastId)}`;
   }
 
+  /**
+   * The local part of the mailto address in a broadcast email's List-Unsubscribe: a mail to
+   * `u+<token>@<return-path host>` unsubscribes the contact, attributed to the broadcast.
+   */
+  unsubscribeLocalPart(contactId: string, broadcastId: string): string {
+    for (const id of [contactId, broadcastId])
+      if (!UUID.test(id)) throw new Error(`contact links carry lower-case UUIDs, not ${id}`);
+    const ids = Buffer.concat([hexOf(contactId), hexOf(broadcastId)]);
+    return `u+${base32Encode(Buffer.concat([ids, this.mailMac(ids)]))}`;
+  }
+
+  /** The contact and broadcast an unsubscribe address's local part names, or null. */
+  subjectOfLocalPart(localPart: string): LinkSubject | null {
+    const match = MAIL_LOCAL_PART.exec(localPart);
+    const bytes = match ? base32Decode(match[1]!) : null;
+    if (!bytes || bytes.length !== 2 * ID_BYTES + MAIL_MAC_BYTES) return null;
+    const ids = bytes.subarray(0, 2 * ID_BYTES);
+    if (!timingSafeEqual(bytes.subarray(2 * ID_BYTES), this.mailMac(ids))) return null;
+    return { contactId: uuidOf(ids.subarray(0, ID_BYTES)), broadcastId: uuidOf(ids.subarray(ID_BYTES)) };
+  }
+
   /** The contact id a token of this purpose names, or null (malformed, altered, other purpose). */
   verify(purpose: ContactLinkPurpose, token: string): string | null {
     return this.subjectOf(purpose, token)?.contactId ?? null;
@@ -73,6 +103,10 @@ export class ContactLinks {
       contactId: uuidOf(payload.subarray(1, 1 + ID_BYTES)),
       broadcastId: idBytes === 2 * ID_BYTES ? uuidOf(payload.subarray(1 + ID_BYTES)) : null,
     };
+  }
+
+  private mailMac(ids: Buffer): Buffer {
+    return this.mac(Buffer.concat([Buffer.from([MAIL_PURPOSE]), ids])).subarray(0, MAIL_MAC_BYTES);
   }
 
   private mac(payload: Buffer): Buffer {

@@ -75,6 +75,20 @@ export class PreferenceService {
     return { contact, team: await this.deps.team(contact.teamId) };
   }
 
+  /**
+   * A mail to a broadcast's mailto unsubscribe address (RFC 2369) arrived at the inbound MX:
+   * the contact it names is unsubscribed in the intake's transaction. False when the address
+   * names no contact (forged, or the contact was erased): the mail is then simply dropped.
+   */
+  async unsubscribeByMail(trx: Knex, localPart: string): Promise<boolean> {
+    const subject = this.deps.links.subjectOfLocalPart(localPart);
+    const contact = subject ? await new ContactRepository(trx).findAnyTeam(subject.contactId) : undefined;
+    if (!contact) return false;
+    await this.deps.contacts.unsubscribeWithin(trx, contact.teamId, contact.email, { source: 'mailto' });
+    if (!contact.unsubscribed) await this.unsubscribedBy(trx, contact.id, subject!.broadcastId);
+    return true;
+  }
+
   preferencesUrl(contactId: string): string {
     return this.deps.links.preferencesUrl(contactId);
   }

@@ -8,6 +8,7 @@ import type { SegmentService } from '../../audience/segments/segment.service.js'
 import type { TopicService } from '../../audience/topics/topic.service.js';
 import type { Team } from '../../platform/teams/team.types.js';
 import { normalizeEmail } from '../../shared/addresses/email-address.js';
+import { parseMailbox } from '../../shared/addresses/mailbox.js';
 import type { EmailAcceptance } from '../../sending/emails/email-acceptance.js';
 import type { SuppressionService } from '../../sending/suppressions/suppression.service.js';
 import { renderForRecipient } from './broadcast-message.js';
@@ -26,9 +27,20 @@ export type FanOutDeps = {
   suppressions: SuppressionService;
   acceptance: EmailAcceptance;
   links: ContactLinks;
+  /** `<return-path label>.<domain>` of the team's verified domain `name`, where its bounces come back. */
+  returnPathHost: (teamId: string, domainName: string) => Promise<string | null>;
   pageSize: number;
   /** Paused platform-wide: sending broadcasts hold at their next page until resumed. */
   marketingEnabled: () => Promise<boolean>;
+};
+
+/** What every page of one broadcast's fan-out shares. */
+type PageContext = {
+  team: Team;
+  fallbacks: Map<string, string>;
+  topicDefault: 'opt_in' | 'opt_out' | undefined;
+  /** Where the mailto unsubscribe address lives (the from domain's return-path host). */
+  mailHost: string | null;
 };
 
 /**
@@ -95,6 +107,10 @@ export class BroadcastFanOut {
     const topicDefault = broadcast.topicId
       ? (await this.deps.topics.defaultsOf(team.id)).find((t) => t.id === broadcast!.topicId)?.defaultSubscription
       : undefined;
+    const address = parseMailbox(broadcast.from ?? '')?.address;
+    const mailHost = address
+      ? await this.deps.returnPathHost(team.id, address.slice(address.lastIndexOf('@') + 1))
+      : null;
     let created = 0;
     while (Date.now() <= deadline && pagesLeft-- > 0) {
       const current = await this.broadcasts.findForFanOut(id);
@@ -106,18 +122,17 @@ export class BroadcastFanOut {
         await this.broadcasts.transition(id, ['sending'], { status: 'sent', sent_at: now, updated_at: now });
         return created;
       }
-      created += await this.page(current, team, members, fallbacks, topicDefault);
+      created += await this.page(current, members, { team, fallbacks, topicDefault, mailHost });
     }
     return created;
   }
 
   private async page(
     broadcast: Broadcast,
-    team: Team,
     members: Awaited<ReturnType<RecipientPageRepository['members']>>,
-    fallbacks: Map<string, string>,
-    topicDefault: 'opt_in' | 'opt_out' | undefined,
+    context: PageContext,
   ): Promise<number> {
+    const { team, fallbacks, topicDefault, mailHost } = context;
     const ids = members.map((c) => c.id);
     const [values, suppressed, optedOut] = await Promise.all([
       this.pages.values(ids),
@@ -150,6 +165,9 @@ export class BroadcastFanOut {
         {
           unsubscribeUrl: this.deps.links.unsubscribeUrl(contact.id, broadcast.id),
           preferencesUrl: this.deps.links.preferencesUrl(contact.id, broadcast.id),
+          unsubscribeMailto: mailHost
+            ? `mailto:${this.deps.links.unsubscribeLocalPart(contact.id, broadcast.id)}@${mailHost}?subject=unsubscribe`
+            : null,
         },
         team.postalAddress,
       );

@@ -4,7 +4,12 @@ import { escapeHtml } from '../../../lib/text/escape-html.js';
 import { mergeHtml, mergeText, namesUnsubscribeLink, type MergeValues } from './merge-variables.js';
 import type { Broadcast } from './broadcast.types.js';
 
-export type RecipientLinks = { unsubscribeUrl: string; preferencesUrl: string };
+export type RecipientLinks = {
+  unsubscribeUrl: string;
+  preferencesUrl: string;
+  /** The mailto unsubscribe URI at the inbound MX, for mail clients that only send mail (RFC 2369). */
+  unsubscribeMailto?: string | null;
+};
 
 /** What one recipient's email says: subject, bodies and the one-click headers. */
 export type RecipientMessage = {
@@ -24,8 +29,8 @@ export function postalLines(address: PostalAddress | null): string[] {
  * Renders a broadcast for one contact: merge variables resolved (inline default, then the
  * property's fallback, then empty), a hidden preview line, and, when the body names neither
  * UNSUBSCRIBE_URL nor PREFERENCES_URL, a footer with an unsubscribe link and the team's postal
- * address. Every recipient gets List-Unsubscribe with the one-click URL and
- * List-Unsubscribe-Post (RFC 8058); the MTA signs both with DKIM.
+ * address. Every recipient gets List-Unsubscribe with the one-click URL (and a mailto to the
+ * inbound MX) and List-Unsubscribe-Post (RFC 8058); the MTA signs both with DKIM.
  */
 export function renderForRecipient(
   broadcast: Broadcast,
@@ -71,7 +76,9 @@ export function renderForRecipient(
     html,
     text,
     headers: {
-      'List-Unsubscribe': `<${links.unsubscribeUrl}>`,
+      'List-Unsubscribe': links.unsubscribeMailto
+        ? `<${links.unsubscribeUrl}>, <${links.unsubscribeMailto}>`
+        : `<${links.unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   };
