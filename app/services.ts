@@ -13,9 +13,11 @@ import type { SegmentSpool } from '../lib/spool/segment-spool.js';
 import { createAudienceServices } from '../core/audience/audience.services.js';
 import { createPreferenceServices } from '../core/audience/preferences/preferences.wiring.js';
 import { createCampaignServices } from '../core/campaigns/campaigns.services.js';
+import { BillingService } from '../core/platform/billing/billing.service.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
+import { EmailRepository } from '../core/sending/emails/email.repository.js';
 import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
 
 export type Infrastructure = {
@@ -85,7 +87,25 @@ export function createServices(infra: Infrastructure) {
     preferences: pages.preferences,
     eventLog: events.eventLog,
   });
-  return { ...platform, ...events, ...sending, ...receiving, ...audience, ...pages, ...campaigns, lookupCache, units };
+  // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter.
+  const emailCounts = new EmailRepository(knex);
+  const billing = new BillingService({
+    clock: infra.clock,
+    countEmails: (teamId, since, meter) => emailCounts.countSince(teamId, since, meter),
+    memberCount: async (teamId) => (await platform.teams.members(teamId)).length,
+  });
+  return {
+    ...platform,
+    ...events,
+    ...sending,
+    ...receiving,
+    ...audience,
+    ...pages,
+    ...campaigns,
+    billing,
+    lookupCache,
+    units,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -3,6 +3,7 @@ import { buildOpenApi } from '../openapi.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { audienceRoutes } from './audience/index.js';
+import { billingRoutes } from './billing.routes.js';
 import { broadcastRoutes } from './campaigns/broadcasts.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { emailRoutes } from './emails/index.js';
@@ -28,6 +29,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...suppressionRoutes,
     ...logRoutes,
     ...teamRoutes,
+    ...billingRoutes,
     ...templateRoutes,
     ...webhookRoutes,
     ...audienceRoutes,
