@@ -13,6 +13,7 @@ import type { SegmentSpool } from '../lib/spool/segment-spool.js';
 import { createAudienceServices } from '../core/audience/audience.services.js';
 import { createPreferenceServices } from '../core/audience/preferences/preferences.wiring.js';
 import { createCampaignServices } from '../core/campaigns/campaigns.services.js';
+import { createCustomEventServices } from '../core/custom-events/custom-events.services.js';
 import { BillingService } from '../core/platform/billing/billing.service.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
@@ -87,6 +88,7 @@ export function createServices(infra: Infrastructure) {
     preferences: pages.preferences,
     eventLog: events.eventLog,
   });
+  const customEvents = createCustomEventServices({ ...infra, units });
   // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter.
   const emailCounts = new EmailRepository(knex);
   const billing = new BillingService({
@@ -102,6 +104,7 @@ export function createServices(infra: Infrastructure) {
     ...audience,
     ...pages,
     ...campaigns,
+    ...customEvents,
     billing,
     lookupCache,
     units,

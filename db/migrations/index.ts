@@ -44,6 +44,8 @@ import { createPlatformSettings } from './20261126-0059-create-platform-settings
 import { addBroadcastRecipientEngagement } from './20261126-0060-add-broadcast-recipient-engagement.js';
 import { createBroadcastLinks } from './20261126-0061-create-broadcast-links.js';
 import { createBroadcastLinkClicks } from './20261126-0062-create-broadcast-link-clicks.js';
+import { createCustomEventDefinitions } from './20261126-0063-create-custom-event-definitions.js';
+import { createCustomEventOccurrences } from './20261126-0064-create-custom-event-occurrences.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -92,4 +94,6 @@ export const migrations: Migration[] = [
   addBroadcastRecipientEngagement,
   createBroadcastLinks,
   createBroadcastLinkClicks,
+  createCustomEventDefinitions,
+  createCustomEventOccurrences,
 ];

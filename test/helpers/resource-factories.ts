@@ -104,4 +104,12 @@ export const resourceFactories: Record<
         body: { from: 'Victim <news@victim.test>', subject: 'Victim', text: 'x' },
       })
     ).body.id,
+  custom_event: async (app, team) =>
+    (
+      await request(app.url, '/events', {
+        method: 'POST',
+        token: team.token,
+        body: { name: `victim.${Math.random().toString(36).slice(2, 8)}`, schema: { plan: 'string' } },
+      })
+    ).body.id,
 };
