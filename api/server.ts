@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { answerClientErrors } from './client-errors.js';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../app/runtime.js';
 import { VERSION } from '../lib/version.js';
@@ -38,6 +39,7 @@ export async function startApiServer(
     },
   });
   const server = createServer(app.callback());
+  answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

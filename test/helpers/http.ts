@@ -59,6 +59,8 @@ async function rawRequest(
       res.on('error', reject);
     });
     req.on('error', reject);
+    // Framed like any client: node:http sends a DELETE's body unframed unless told its length.
+    if (body !== undefined) req.setHeader('content-length', Buffer.byteLength(body));
     if (body !== undefined) req.write(body);
     req.end();
   });
