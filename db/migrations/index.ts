@@ -46,6 +46,7 @@ import { createBroadcastLinks } from './20261126-0061-create-broadcast-links.js'
 import { createBroadcastLinkClicks } from './20261126-0062-create-broadcast-link-clicks.js';
 import { createCustomEventDefinitions } from './20261126-0063-create-custom-event-definitions.js';
 import { createCustomEventOccurrences } from './20261126-0064-create-custom-event-occurrences.js';
+import { addEmailsHandOverIndex } from './20261126-0065-add-emails-hand-over-index.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -96,4 +97,5 @@ export const migrations: Migration[] = [
   createBroadcastLinkClicks,
   createCustomEventDefinitions,
   createCustomEventOccurrences,
+  addEmailsHandOverIndex,
 ];

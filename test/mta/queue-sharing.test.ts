@@ -86,6 +86,29 @@ t.test('transactional mail is claimed before a large bulk backlog', async (t) =>
     .delete();
 });
 
+t.test('queued transactional emails are handed over before a broadcast backlog', async (t) => {
+  const backlog = [];
+  for (let i = 0; i < 5; i++) backlog.push(await fx.send({ to: [`bulk-queued${i}@shared.test`] }));
+  // Older queued emails of a broadcast (the fan-out's output) waiting for the hand-over.
+  await fx.app.runtime.db.knex('emails').whereIn('id', backlog).update({ broadcast_id: newId() });
+  const urgent = await fx.send({ to: ['reset@shared.test'] });
+  t.equal(await deliveries.handOver(1), 1);
+  const handed = await fx.app.runtime.db
+    .knex('emails')
+    .where({ last_event: 'sent' })
+    .whereIn('id', [...backlog, urgent]);
+  t.same(
+    handed.map((row: { id: string }) => row.id),
+    [urgent],
+    'the newer transactional email went first',
+  );
+  t.equal(await deliveries.handOver(10), 5, 'then the broadcast emails');
+  await fx.app.runtime.db
+    .knex('deliveries')
+    .whereIn('email_id', [...backlog, urgent])
+    .delete();
+});
+
 t.test('blocklisting rejections rest an address for that destination; the pool carries on', async (t) => {
   await fx.app.runtime.db.knex('deliveries').delete();
   // The destination refuses everything from 127.0.0.2 as blocklisted (our address, not the recipient).

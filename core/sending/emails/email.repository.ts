@@ -138,10 +138,28 @@ export class EmailRepository {
   }
 
   /** Emails accepted for immediate delivery and not yet handed to the MTA, oldest first. */
+  /**
+   * Queued emails to hand to the MTA: transactional ones first, oldest first, then broadcast
+   * emails (oldest broadcast first) in the room left. A broadcast's backlog of 100,000 queued
+   * emails must not stand in front of a password reset: the MTA's lanes only begin after the
+   * hand-over. Both reads walk the (last_event, broadcast_id, created_at) index.
+   */
   async queuedForHandOver(limit: number): Promise<Email[]> {
-    return (
-      (await this.knex('emails').where({ last_event: 'queued' }).orderBy('created_at').limit(limit)) as Row[]
-    ).map(toEmail);
+    const transactional = (await this.knex('emails')
+      .where({ last_event: 'queued' })
+      .whereNull('broadcast_id')
+      .orderBy('created_at')
+      .limit(limit)) as Row[];
+    const room = limit - transactional.length;
+    const bulk =
+      room > 0
+        ? ((await this.knex('emails')
+            .where({ last_event: 'queued' })
+            .whereNotNull('broadcast_id')
+            .orderBy([{ column: 'broadcast_id' }, { column: 'created_at' }])
+            .limit(room)) as Row[])
+        : [];
+    return [...transactional, ...bulk].map(toEmail);
   }
 
   /** queued -> sent, once: true only for the caller whose update moved the row. */
