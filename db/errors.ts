@@ -6,7 +6,7 @@ const CODES = {
   /** A unique index refused the row: someone else holds the key. */
   uniqueViolation: ['ER_DUP_ENTRY', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'],
   /** Another transaction was in the way (deadlock victim, lock wait, SQLite's writer lock): the same work may succeed now. */
-  conflict: ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY'],
+  conflict: ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT'],
   /** The database cannot be reached or took no more connections. */
   connectionLost: ['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR'],
   /** Storage is full: the spool's disk, SQLite's file, MariaDB's tablespace. */
@@ -36,6 +36,6 @@ export function isDependencyDown(err: unknown): boolean {
     (err as { name?: string } | null)?.name === 'KnexTimeoutError' ||
     isConnectionLost(err) ||
     isDiskFull(err) ||
-    codeOf(err) === 'SQLITE_BUSY'
+    codeOf(err).startsWith('SQLITE_BUSY')
   );
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { retryConflicts } from './retry.js';
 
 /**
  * Rows to write in the next group: every part of the group with the same `key` is written by one
@@ -30,7 +31,9 @@ type Item = WorkItem | BatchItem;
  * request waits for a timer. By default one group commits at a time and the next one gathers
  * meanwhile, so under load groups grow instead of transactions multiplying: every statement
  * costs the Node process far more CPU than the database spends on it. If a grouped transaction
- * fails, its items are retried one by one so a single bad item fails alone.
+ * fails, its items are retried one by one so a single bad item fails alone. A transaction that
+ * lost to another writer (a deadlock; SQLite's writer lock or a WAL snapshot gone stale while
+ * other processes write the same file) is run again first, a few times: it committed nothing.
  *
  * Items of one group are independent of each other: their order inside the transaction is not
  * promised. Parts (`commit`) with the same key are written by one call of their flush function,
@@ -82,7 +85,7 @@ export class GroupCommitter {
     if (group.length === 1) return this.commitAlone(group[0]!);
     let results: unknown[];
     try {
-      results = await this.knex.transaction((trx) => runItems(trx, group));
+      results = await retryConflicts(() => this.knex.transaction((trx) => runItems(trx, group)));
     } catch {
       for (const item of group) await this.commitAlone(item);
       return;
@@ -92,7 +95,7 @@ export class GroupCommitter {
 
   private async commitAlone(item: Item): Promise<void> {
     try {
-      item.resolve((await this.knex.transaction((trx) => runItems(trx, [item])))[0]);
+      item.resolve((await retryConflicts(() => this.knex.transaction((trx) => runItems(trx, [item]))))[0]);
     } catch (err) {
       item.reject(err);
     }
