@@ -85,9 +85,10 @@ export function spawnAppliance(
  */
 export async function startMailroomProcess(
   env: Record<string, string>,
+  options: { onError?: (line: string) => void } = {},
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const { child, ready } = spawnAppliance('api', env, { nodeArgs });
+  const { child, ready } = spawnAppliance('api', env, { nodeArgs, onError: options.onError });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await ready;
   return {

@@ -6,7 +6,7 @@ import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
 import { request } from '../../test/helpers/http.js';
-import { seedBenchTeam, spawnAppliance } from '../mailroom-process.js';
+import { seedBenchTeam, startMailroomProcess } from '../mailroom-process.js';
 import { startMtaProcesses, type MtaProcesses } from '../mta-processes.js';
 import { insertContacts } from './contacts.js';
 import { ErrorLog } from './error-log.js';
@@ -194,19 +194,8 @@ export class BroadcastAppliance {
  * `mailroom api` as a process (as startMailroomProcess starts it: BENCH_NODE_ARGS, resolves once
  * it listens), its error-level lines counted in `errors` rather than printed.
  */
-async function startApi(env: Record<string, string>, errors: ErrorLog) {
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const { child, ready } = spawnAppliance('api', env, { nodeArgs, onError: (line) => errors.add('api', line) });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await ready;
-  return {
-    url,
-    pid: child.pid!,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+function startApi(env: Record<string, string>, errors: ErrorLog) {
+  return startMailroomProcess(env, { onError: (line) => errors.add('api', line) });
 }
 
 async function dropRedisKeys(url: string, prefix: string): Promise<void> {

@@ -3,6 +3,7 @@ import { request } from '../helpers/http.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
+import { bodyMutator } from '../helpers/body-mutator.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 /**
@@ -231,29 +232,7 @@ const IDS = [
 ];
 
 /** A copy of `value` with one node (at random depth) replaced, dropped, or given a sibling. */
-function mutate(value: unknown, depth = 0): unknown {
-  if (depth > 0 && random() < 0.35) return pick(ODD_VALUES);
-  if (Array.isArray(value)) {
-    if (value.length === 0 || random() < 0.15) return [...value, pick(ODD_VALUES)];
-    const copy = [...value];
-    const i = Math.floor(random() * copy.length);
-    copy[i] = mutate(copy[i], depth + 1);
-    return copy;
-  }
-  if (value !== null && typeof value === 'object') {
-    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-    const keys = Object.keys(copy);
-    const roll = random();
-    if (roll < 0.1 && keys.length > 0) delete copy[pick(keys)];
-    else if (roll < 0.2) copy[pick(['unknown', 'id', 'team_id', '__proto__', 'status'])] = pick(ODD_VALUES);
-    else if (keys.length > 0) {
-      const key = pick(keys);
-      copy[key] = mutate(copy[key], depth + 1);
-    }
-    return copy;
-  }
-  return pick(ODD_VALUES);
-}
+const mutate = bodyMutator(random, ODD_VALUES, ['unknown', 'id', 'team_id', '__proto__', 'status']);
 
 /** The raw body: usually mutated JSON, sometimes broken JSON or not JSON at all. */
 function rawBody(seed: Seed): { text: string; contentType: string } {

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { request } from '../../helpers/http.js';
+import { bodyMutator } from '../../helpers/body-mutator.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
 import { startTestApp } from '../../helpers/test-app.js';
 
@@ -50,22 +51,7 @@ const SEEDS: Array<{ method: string; path: string; body: unknown }> = [
   { method: 'POST', path: '/events/send', body: { event: 'seeded', email: 'ada@example.com', payload: {} } },
 ];
 
-function mutate(value: unknown, depth = 0): unknown {
-  if (depth > 0 && random() < 0.35) return pick(ODD);
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-    const keys = Object.keys(copy);
-    const roll = random();
-    if (roll < 0.15 && keys.length > 0) delete copy[pick(keys)];
-    else if (roll < 0.3) copy[pick(['unknown', 'id', 'name', 'constructor', 'toString', 'payload'])] = pick(ODD);
-    else if (keys.length > 0) {
-      const key = pick(keys);
-      copy[key] = mutate(copy[key], depth + 1);
-    }
-    return copy;
-  }
-  return pick(ODD);
-}
+const mutate = bodyMutator(random, ODD, ['unknown', 'id', 'name', 'constructor', 'toString', 'payload']);
 
 t.test('mutated requests: no 5xx, every error in the spec body', async (t) => {
   const statuses = new Map<number, number>();
