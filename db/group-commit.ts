@@ -26,6 +26,13 @@ type BatchItem = Settle & { kind: 'batch'; parts: CommitPart[] };
 type Item = WorkItem | BatchItem;
 
 /**
+ * Tries of a group that lost to another writer, about 0.4 s in all: SQLite answers a
+ * transaction that read and then wants to write while another process writes with SQLITE_BUSY
+ * at once (its busy timeout cannot apply there), so these tries are the waiting.
+ */
+const CONFLICT_ATTEMPTS = 12;
+
+/**
  * Group commit: writes arriving while transactions are committing wait and then commit together
  * in the next one, so N concurrent requests pay for a few durable commits instead of N, and no
  * request waits for a timer. By default one group commits at a time and the next one gathers
@@ -85,7 +92,7 @@ export class GroupCommitter {
     if (group.length === 1) return this.commitAlone(group[0]!);
     let results: unknown[];
     try {
-      results = await retryConflicts(() => this.knex.transaction((trx) => runItems(trx, group)));
+      results = await retryConflicts(() => this.knex.transaction((trx) => runItems(trx, group)), CONFLICT_ATTEMPTS);
     } catch {
       for (const item of group) await this.commitAlone(item);
       return;
@@ -95,7 +102,9 @@ export class GroupCommitter {
 
   private async commitAlone(item: Item): Promise<void> {
     try {
-      item.resolve((await retryConflicts(() => this.knex.transaction((trx) => runItems(trx, [item]))))[0]);
+      item.resolve(
+        (await retryConflicts(() => this.knex.transaction((trx) => runItems(trx, [item])), CONFLICT_ATTEMPTS))[0],
+      );
     } catch (err) {
       item.reject(err);
     }
