@@ -13,6 +13,7 @@ import type { SegmentSpool } from '../lib/spool/segment-spool.js';
 import { createAudienceServices } from '../core/audience/audience.services.js';
 import { createPreferenceServices } from '../core/audience/preferences/preferences.wiring.js';
 import { createCampaignServices } from '../core/campaigns/campaigns.services.js';
+import { createAutomationServices } from '../core/automations/automations.services.js';
 import { createCustomEventServices } from '../core/custom-events/custom-events.services.js';
 import { BillingService } from '../core/platform/billing/billing.service.js';
 import { createEventsServices } from '../core/events/events.services.js';
@@ -89,6 +90,15 @@ export function createServices(infra: Infrastructure) {
     eventLog: events.eventLog,
   });
   const customEvents = createCustomEventServices({ ...infra, units });
+  // Cancelling live runs on stop and delete belongs to the run engine; until it exists there are none.
+  const automations = createAutomationServices({
+    ...infra,
+    audience,
+    templates: sending.templates,
+    customEvents: customEvents.customEvents,
+    cancelLiveRuns: async () => undefined,
+  });
+  audience.contactProperties.alsoUsedBy((teamId, key) => automations.automations.usingProperty(teamId, key));
   // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter.
   const emailCounts = new EmailRepository(knex);
   const billing = new BillingService({
@@ -105,6 +115,7 @@ export function createServices(infra: Infrastructure) {
     ...pages,
     ...campaigns,
     ...customEvents,
+    ...automations,
     billing,
     lookupCache,
     units,

@@ -5,6 +5,7 @@ import { apiKeyRoutes } from './api-keys.routes.js';
 import { audienceRoutes } from './audience/index.js';
 import { billingRoutes } from './billing.routes.js';
 import { broadcastRoutes } from './campaigns/broadcasts.routes.js';
+import { automationRoutes } from './automations.routes.js';
 import { customEventRoutes } from './custom-events.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { emailRoutes } from './emails/index.js';
@@ -36,6 +37,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...audienceRoutes,
     ...broadcastRoutes,
     ...customEventRoutes,
+    ...automationRoutes,
     ...trackingRoutes,
     ...pageRoutes,
     ...extra,

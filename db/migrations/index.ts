@@ -47,6 +47,8 @@ import { createBroadcastLinkClicks } from './20261126-0062-create-broadcast-link
 import { createCustomEventDefinitions } from './20261126-0063-create-custom-event-definitions.js';
 import { createCustomEventOccurrences } from './20261126-0064-create-custom-event-occurrences.js';
 import { addEmailsHandOverIndex } from './20261126-0065-add-emails-hand-over-index.js';
+import { createAutomations } from './20261126-0066-create-automations.js';
+import { createAutomationVersions } from './20261126-0067-create-automation-versions.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -98,4 +100,6 @@ export const migrations: Migration[] = [
   createCustomEventDefinitions,
   createCustomEventOccurrences,
   addEmailsHandOverIndex,
+  createAutomations,
+  createAutomationVersions,
 ];

@@ -112,4 +112,19 @@ export const resourceFactories: Record<
         body: { name: `victim.${Math.random().toString(36).slice(2, 8)}`, schema: { plan: 'string' } },
       })
     ).body.id,
+  automation: async (app, team) =>
+    (
+      await request(app.url, '/automations', {
+        method: 'POST',
+        token: team.token,
+        body: {
+          name: 'victim',
+          steps: [
+            { key: 'start', type: 'trigger', config: { event_name: 'svc:contact.created' } },
+            { key: 'wait', type: 'delay', config: { duration: '1 day' } },
+          ],
+          connections: [{ from: 'start', to: 'wait' }],
+        },
+      })
+    ).body.id,
 };

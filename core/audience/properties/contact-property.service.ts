@@ -22,14 +22,21 @@ function checkFallback(type: PropertyType, value: PropertyValue | null | undefin
 /**
  * Declared contact properties. A key is declared once per team (case-insensitively) with a type
  * that never changes; only the fallback can be updated. A property still named by a segment
- * filter is not deleted: the answer is 409 resource_locked naming what uses it, because
- * deleting it would silently change who those segments select.
+ * filter (or an automation's active version) is not deleted: the answer is 409 resource_locked
+ * naming what uses it, because deleting it would silently change who those segments select.
  */
 export class ContactPropertyService {
   private readonly repository: ContactPropertyRepository;
+  private readonly usages: PropertyUsage[];
 
   constructor(private readonly deps: { knex: Knex; clock: Clock; usage: PropertyUsage }) {
     this.repository = new ContactPropertyRepository(deps.knex);
+    this.usages = [deps.usage];
+  }
+
+  /** Another feature that names properties (automations) and must keep them from deletion. */
+  alsoUsedBy(usage: PropertyUsage): void {
+    this.usages.push(usage);
   }
 
   async create(teamId: string, input: CreatePropertyInput): Promise<ContactProperty> {
@@ -84,7 +91,7 @@ export class ContactPropertyService {
 
   async remove(teamId: string, idOrKey: string): Promise<ContactProperty> {
     const property = await this.get(teamId, idOrKey);
-    const users = await this.deps.usage(teamId, property.key);
+    const users = (await Promise.all(this.usages.map((usage) => usage(teamId, property.key)))).flat();
     if (users.length > 0)
       throw new ResourceLockedError(
         `The property "${property.key}" is used by ${users.join(', ')}: delete or replace those first`,
