@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
-import { apiRoutes } from '../../../api/routes/index.js';
 import { newId } from '../../../lib/ids.js';
 import { errorShape, request, type HttpResponse } from '../../helpers/http.js';
+import { declared } from '../../helpers/declared-schema.js';
 import { startTestApp } from '../../helpers/test-app.js';
 
 const app = await startTestApp();
@@ -10,12 +10,6 @@ t.teardown(() => app.close());
 type Team = { teamId: string; token: string };
 const call = (team: Team, method: string, path: string, body?: unknown) =>
   request(app.url, path, { method, token: team.token, body });
-const routes = apiRoutes('test');
-function declared(t: Test, method: string, path: string, res: HttpResponse) {
-  const route = routes.find((r) => r.method === method && r.path === path)!;
-  const parsed = route.responses[res.status]?.schema?.safeParse(res.body);
-  t.ok(parsed?.success, `${method} ${path} ${res.status} matches its declared schema`);
-}
 
 const simple = (event = 'svc:contact.created') => ({
   steps: [

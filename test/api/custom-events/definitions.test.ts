@@ -1,7 +1,7 @@
-import t, { type Test } from 'tap';
-import { apiRoutes } from '../../../api/routes/index.js';
+import t from 'tap';
 import { newId } from '../../../lib/ids.js';
-import { errorShape, request, type HttpResponse } from '../../helpers/http.js';
+import { errorShape, request } from '../../helpers/http.js';
+import { declared } from '../../helpers/declared-schema.js';
 import { startTestApp } from '../../helpers/test-app.js';
 
 const app = await startTestApp();
@@ -10,13 +10,6 @@ t.teardown(() => app.close());
 type Team = { teamId: string; token: string };
 const call = (team: Team, method: string, path: string, body?: unknown) =>
   request(app.url, path, { method, token: team.token, body });
-const routes = apiRoutes('test');
-/** The body agrees with the route's declared response schema (what OpenAPI publishes). */
-function declared(t: Test, method: string, path: string, res: HttpResponse) {
-  const route = routes.find((r) => r.method === method && r.path === path)!;
-  const parsed = route.responses[res.status]?.schema?.safeParse(res.body);
-  t.ok(parsed?.success, `${method} ${path} ${res.status} matches its declared schema`);
-}
 
 t.test('create, retrieve by id and by name, list, update the schema, delete', async (t) => {
   const team = await app.createTeam();
