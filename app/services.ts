@@ -90,13 +90,16 @@ export function createServices(infra: Infrastructure) {
     eventLog: events.eventLog,
   });
   const customEvents = createCustomEventServices({ ...infra, units });
-  // Cancelling live runs on stop and delete belongs to the run engine; until it exists there are none.
+  // The run engine sends through the ordinary acceptance path and records its events in the log.
   const automations = createAutomationServices({
     ...infra,
+    units,
     audience,
     templates: sending.templates,
     customEvents: customEvents.customEvents,
-    cancelLiveRuns: async () => undefined,
+    eventLog: events.eventLog,
+    teams: platform.teams,
+    emailAcceptance: sending.emailAcceptance,
   });
   audience.contactProperties.alsoUsedBy((teamId, key) => automations.automations.usingProperty(teamId, key));
   // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter.

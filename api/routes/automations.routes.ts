@@ -6,7 +6,9 @@ import {
 } from '../../core/automations/automation.schemas.js';
 import { publicAutomation, publicAutomationItem } from '../../core/automations/automation.shape.js';
 import { AUTOMATION_STATUSES, CONNECTION_TYPES } from '../../core/automations/automation.types.js';
-import { listEnvelope } from '../../core/shared/pagination/list-query.js';
+import { publicRun, publicRunItem } from '../../core/automations/runs/automation-run.shape.js';
+import { RUN_STATUSES } from '../../core/automations/runs/automation-run.types.js';
+import { listEnvelope, pageQueryShape, withPageRules } from '../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema } from '../schemas.js';
 
@@ -14,8 +16,9 @@ import { deletedSchema, listSchema } from '../schemas.js';
  * Automations (document 2, "Automations"): an identity plus immutable versions of the graph.
  * The SDK's `automations` resource is the contract where the spec shows nothing: PATCH, stop,
  * duplicate and delete answer { object: 'automation', id } (stop adds status: 'disabled',
- * delete adds deleted: true); duplicate is POST /automations/{id}/duplicate, 201. Runs
- * (GET /automations/{id}/runs...) come with the run engine.
+ * delete adds deleted: true); duplicate is POST /automations/{id}/duplicate, 201. Runs are
+ * GET /automations/{id}/runs (status: a comma-separated subset of the run statuses) and
+ * GET /automations/{id}/runs/{run_id}, shaped as the SDK's AutomationRunItem and AutomationRun.
  */
 const tag = 'automations';
 const read = 'automations:read';
@@ -30,6 +33,36 @@ const item = z.object({
   status,
   created_at: z.string(),
   updated_at: z.string().nullable(),
+});
+const runParams = params.extend({ run_id: z.string().min(1).max(200).describe('Run id') });
+const runsQuery = withPageRules(
+  z
+    .object({
+      ...pageQueryShape,
+      status: z
+        .string()
+        .max(200)
+        .optional()
+        .describe(`Comma-separated subset of ${RUN_STATUSES.join(', ')}`),
+    })
+    .strict(),
+);
+const runItem = z.object({
+  id: z.string(),
+  status: z.enum(RUN_STATUSES),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  created_at: z.string(),
+});
+const runStep = z.object({
+  key: z.string(),
+  type: z.string(),
+  status: z.string(),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  error: z.record(z.string(), z.unknown()).nullable(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  created_at: z.string(),
 });
 const graph = {
   steps: z.array(z.object({ key: z.string(), type: z.string(), config: z.record(z.string(), z.unknown()) })),
@@ -170,6 +203,52 @@ export const automationRoutes = [
     handler: async ({ params, caller, services }) => {
       const automation = await services.automations.duplicate(caller.team.id, params.automation_id);
       return { status: 201, body: { object: 'automation', id: automation.id } };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/automations/:automation_id/runs',
+    operationId: 'listAutomationRuns',
+    summary:
+      'List the runs of an automation, newest first (status: a comma-separated subset of running, completed, failed, cancelled)',
+    tag,
+    permission: 'sending_access',
+    scope: read,
+    params,
+    isolation,
+    query: runsQuery,
+    responses: { 200: { description: 'A page of runs', schema: listSchema(runItem) } },
+    handler: async ({ params, query, caller, services }) => {
+      const { automation } = await services.automations.get(caller.team.id, params.automation_id);
+      const { runs, hasMore } = await services.automationRuns.list(automation.id, query);
+      return { status: 200, body: listEnvelope(runs.map(publicRunItem), hasMore) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/automations/:automation_id/runs/:run_id',
+    operationId: 'getAutomationRun',
+    summary: 'Retrieve a run with its steps in graph order (a walk from the trigger of the version it pinned)',
+    tag,
+    permission: 'sending_access',
+    scope: read,
+    params: runParams,
+    isolation,
+    responses: {
+      200: {
+        description: 'The run',
+        schema: runItem.extend({
+          object: z.literal('automation_run'),
+          contact_id: z.string(),
+          error: z.record(z.string(), z.unknown()).nullable(),
+          steps: z.array(runStep),
+        }),
+      },
+    },
+    handler: async ({ params, caller, services }) => {
+      const { automation } = await services.automations.get(caller.team.id, params.automation_id);
+      const { run, steps } = await services.automationRuns.get(automation.id, params.run_id);
+      return { status: 200, body: publicRun(run, steps) };
     },
   }),
 ];

@@ -3,36 +3,54 @@ import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AudienceServices } from '../audience/audience.services.js';
 import type { CustomEventService } from '../custom-events/custom-event.service.js';
+import type { UnitsOfWork } from '../../db/unit-of-work.js';
+import type { EventLog } from '../events/log/event-log.js';
+import type { TeamService } from '../platform/teams/team.service.js';
+import type { EmailAcceptance } from '../sending/emails/email-acceptance.js';
 import type { TemplateService } from '../sending/templates/template.service.js';
-import { AutomationService, type CancelLiveRuns } from './automation.service.js';
+import { AutomationService } from './automation.service.js';
+import { AutomationRunService } from './runs/automation-run.service.js';
 
 export type AutomationsInfrastructure = {
   knex: Knex;
   clock: Clock;
-  audience: Pick<AudienceServices, 'contactProperties' | 'topics' | 'segments'>;
+  units: UnitsOfWork;
+  audience: Pick<AudienceServices, 'contactProperties' | 'topics' | 'segments' | 'contacts'>;
   templates: Pick<TemplateService, 'get'>;
   customEvents: Pick<CustomEventService, 'findByName'>;
-  /** The run engine's; a no-op until runs exist. */
-  cancelLiveRuns: CancelLiveRuns;
+  eventLog: Pick<EventLog, 'recordMany'>;
+  teams: Pick<TeamService, 'get'>;
+  emailAcceptance: Pick<EmailAcceptance, 'acceptForAutomation'>;
 };
 
-/** The automations group: automations and their versions (the run engine joins later). */
+/** The automations group: automations and their versions, and the run engine. */
 export function createAutomationServices(infra: AutomationsInfrastructure) {
   const { audience, templates, customEvents } = infra;
+  const catalog = async (teamId: string) => {
+    const [properties, topics] = await Promise.all([
+      audience.contactProperties.byKey(teamId),
+      audience.topics.all(teamId),
+    ]);
+    return {
+      properties: new Map([...properties].map(([key, p]) => [key, { id: p.id, key: p.key, type: p.type }])),
+      topics: new Map(topics.map((t) => [t.id, { id: t.id, defaultSubscription: t.defaultSubscription }])),
+    };
+  };
+  const automationRuns = new AutomationRunService({
+    knex: infra.knex,
+    clock: infra.clock,
+    units: infra.units,
+    events: infra.eventLog,
+    teams: infra.teams,
+    emails: infra.emailAcceptance,
+    contacts: audience.contacts,
+    catalog,
+  });
   const automations = new AutomationService({
     knex: infra.knex,
     clock: infra.clock,
-    cancelLiveRuns: infra.cancelLiveRuns,
-    catalog: async (teamId) => {
-      const [properties, topics] = await Promise.all([
-        audience.contactProperties.byKey(teamId),
-        audience.topics.all(teamId),
-      ]);
-      return {
-        properties: new Map([...properties].map(([key, p]) => [key, { id: p.id, key: p.key, type: p.type }])),
-        topics: new Map(topics.map((t) => [t.id, { id: t.id, defaultSubscription: t.defaultSubscription }])),
-      };
-    },
+    cancelLiveRuns: (trx, automationId) => automationRuns.cancelLiveRuns(trx, automationId),
+    catalog,
     lookups: (teamId) => ({
       customEventExists: async (name) => Boolean(await customEvents.findByName(teamId, name)),
       segmentExists: (id) => audience.segments.isLive(teamId, id),
@@ -47,7 +65,7 @@ export function createAutomationServices(infra: AutomationsInfrastructure) {
       },
     }),
   });
-  return { automations };
+  return { automations, automationRuns };
 }
 
 export type AutomationServices = ReturnType<typeof createAutomationServices>;

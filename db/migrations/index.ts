@@ -49,6 +49,8 @@ import { createCustomEventOccurrences } from './20261126-0064-create-custom-even
 import { addEmailsHandOverIndex } from './20261126-0065-add-emails-hand-over-index.js';
 import { createAutomations } from './20261126-0066-create-automations.js';
 import { createAutomationVersions } from './20261126-0067-create-automation-versions.js';
+import { createAutomationRuns } from './20261126-0068-create-automation-runs.js';
+import { createAutomationRunSteps } from './20261126-0069-create-automation-run-steps.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -102,4 +104,6 @@ export const migrations: Migration[] = [
   addEmailsHandOverIndex,
   createAutomations,
   createAutomationVersions,
+  createAutomationRuns,
+  createAutomationRunSteps,
 ];

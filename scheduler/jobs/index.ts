@@ -1,4 +1,5 @@
 import type { Job } from '../job.js';
+import { advanceAutomationsJob } from './advance-automations.job.js';
 import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
 import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
 import { purgeConsentRecordsJob } from './purge-consent-records.job.js';
@@ -18,6 +19,7 @@ import { verifyDomainsJob } from './verify-domains.job.js';
 export const jobs: Job[] = [
   dispatchScheduledJob,
   fanOutBroadcastsJob,
+  advanceAutomationsJob,
   purgeRequestLogsJob,
   purgeIdempotencyKeysJob,
   purgeEventsJob,

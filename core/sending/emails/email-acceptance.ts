@@ -149,6 +149,17 @@ export class EmailAcceptance {
     return { emails, refused };
   }
 
+  /**
+   * One email of an automation's send_email step, joining the engine's unit of work (which
+   * commits the run's step row with it): no API key, the team's transactional quota. A refusal
+   * (a template gone, an unverified domain, the quota) is thrown.
+   */
+  async acceptForAutomation(team: Team, input: SendEmailInput, unit: UnitOfWork): Promise<Email> {
+    const prepared = await this.prepare({ team, apiKey: null }, input);
+    await this.stage([prepared], unit);
+    return prepared.email;
+  }
+
   private async prepare(
     sender: { team: Team; apiKey: ApiKey | null },
     input: SendEmailInput,

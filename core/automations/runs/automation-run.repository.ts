@@ -1,0 +1,193 @@
+import type { Knex } from 'knex';
+import { claimRows } from '../../../db/claim.js';
+import { readNullableTimestamp, readTimestamp } from '../../../db/dialect.js';
+import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
+import type { AutomationRun, AutomationRunStep, RunStatus, RunStepStatus } from './automation-run.types.js';
+
+const RUNS = 'automation_runs';
+const STEPS = 'automation_run_steps';
+
+type Row = {
+  id: string;
+  team_id: string;
+  automation_id: string;
+  version_id: string;
+  contact_id: string;
+  occurrence_id: string;
+  status: string;
+  next_step_key: string | null;
+  wake_at: unknown;
+  error: string | null;
+  created_at: unknown;
+  updated_at: unknown;
+  ended_at: unknown;
+};
+
+type StepRow = {
+  run_id: string;
+  step_key: string;
+  status: string;
+  started_at: unknown;
+  ended_at: unknown;
+  error: string | null;
+  email_id: string | null;
+};
+
+const toRun = (row: Row): AutomationRun => ({
+  id: row.id,
+  teamId: row.team_id,
+  automationId: row.automation_id,
+  versionId: row.version_id,
+  contactId: row.contact_id,
+  occurrenceId: row.occurrence_id,
+  status: row.status as RunStatus,
+  nextStepKey: row.next_step_key,
+  wakeAt: readNullableTimestamp(row.wake_at),
+  error: row.error,
+  createdAt: readTimestamp(row.created_at),
+  updatedAt: readTimestamp(row.updated_at),
+  endedAt: readNullableTimestamp(row.ended_at),
+});
+
+const toStep = (row: StepRow): AutomationRunStep => ({
+  runId: row.run_id,
+  stepKey: row.step_key,
+  status: row.status as RunStepStatus,
+  startedAt: readTimestamp(row.started_at),
+  endedAt: readNullableTimestamp(row.ended_at),
+  error: row.error,
+  emailId: row.email_id,
+});
+
+/** Runs and their step rows. Every method runs on the knex (or transaction) it was built on. */
+export class AutomationRunRepository {
+  constructor(private readonly knex: Knex) {}
+
+  /** New runs; one already there for the same automation and occurrence is left as it is. */
+  async insertIgnoringDuplicates(runs: AutomationRun[]): Promise<string[]> {
+    const inserted: string[] = [];
+    for (const run of runs) {
+      await this.knex(RUNS)
+        .insert({
+          id: run.id,
+          team_id: run.teamId,
+          automation_id: run.automationId,
+          version_id: run.versionId,
+          contact_id: run.contactId,
+          occurrence_id: run.occurrenceId,
+          status: run.status,
+          next_step_key: run.nextStepKey,
+          wake_at: run.wakeAt,
+          error: null,
+          created_at: run.createdAt,
+          updated_at: run.updatedAt,
+          ended_at: null,
+        })
+        .onConflict(['automation_id', 'occurrence_id'])
+        .ignore();
+      // The dialects report an ignored row differently: the new id is there only if it went in.
+      if (await this.knex(RUNS).where({ id: run.id }).first('id')) inserted.push(run.id);
+    }
+    return inserted;
+  }
+
+  /** Claims due running runs, oldest due first, under a lease. */
+  async claimDue(token: string, now: Date, leaseUntil: Date, limit: number): Promise<AutomationRun[]> {
+    const ids = await claimRows(this.knex, {
+      table: RUNS,
+      where: (query) =>
+        query
+          .where({ status: 'running' })
+          .where('wake_at', '<=', now)
+          .where((free) => free.whereNull('lease_until').orWhere('lease_until', '<', now)),
+      orderBy: 'wake_at',
+      limit,
+      tokenColumn: 'lease_owner',
+      token,
+      set: { lease_until: leaseUntil },
+    });
+    if (ids.length === 0) return [];
+    const rows = (await this.knex(RUNS).whereIn('id', ids).orderBy('id', 'asc')) as Row[];
+    return rows.map(toRun);
+  }
+
+  async find(id: string, options: { forUpdate?: boolean } = {}): Promise<AutomationRun | undefined> {
+    const query = this.knex(RUNS).where({ id });
+    if (options.forUpdate) query.forUpdate();
+    const row = (await query.first()) as Row | undefined;
+    return row ? toRun(row) : undefined;
+  }
+
+  async findOfAutomation(automationId: string, id: string): Promise<AutomationRun | undefined> {
+    const row = (await this.knex(RUNS).where({ id, automation_id: automationId }).first()) as Row | undefined;
+    return row ? toRun(row) : undefined;
+  }
+
+  /**
+   * Moves a run on: the next step and when, or its end. The lease is released unless `keepLease`
+   * (the worker goes straight on to the next step: no other worker may take the run meanwhile).
+   */
+  async update(
+    id: string,
+    changes: { status: RunStatus; nextStepKey: string | null; wakeAt: Date | null; error?: string | null },
+    at: Date,
+    options: { keepLease?: boolean } = {},
+  ): Promise<void> {
+    const ended = changes.status !== 'running';
+    await this.knex(RUNS)
+      .where({ id })
+      .update({
+        status: changes.status,
+        next_step_key: changes.nextStepKey,
+        wake_at: changes.wakeAt,
+        error: changes.error ?? null,
+        updated_at: at,
+        ended_at: ended ? at : null,
+        ...(options.keepLease ? {} : { lease_owner: null, lease_until: null }),
+      });
+  }
+
+  /** Every live run of the automation becomes cancelled; returns how many. */
+  async cancelLive(automationId: string, at: Date): Promise<number> {
+    return this.knex(RUNS).where({ automation_id: automationId, status: 'running' }).update({
+      status: 'cancelled',
+      next_step_key: null,
+      wake_at: null,
+      updated_at: at,
+      ended_at: at,
+      lease_owner: null,
+      lease_until: null,
+    });
+  }
+
+  async list(automationId: string, page: PageQuery & { statuses?: RunStatus[] }) {
+    const query = this.knex(RUNS).where({ automation_id: automationId });
+    if (page.statuses && page.statuses.length > 0) query.whereIn('status', page.statuses);
+    const { rows, hasMore } = await paginateNewestFirst<Row>(query, page);
+    return { runs: rows.map(toRun), hasMore };
+  }
+
+  async steps(runId: string): Promise<AutomationRunStep[]> {
+    const rows = (await this.knex(STEPS).where({ run_id: runId })) as StepRow[];
+    return rows.map(toStep);
+  }
+
+  async findStep(runId: string, stepKey: string): Promise<AutomationRunStep | undefined> {
+    const row = (await this.knex(STEPS).where({ run_id: runId, step_key: stepKey }).first()) as StepRow | undefined;
+    return row ? toStep(row) : undefined;
+  }
+
+  /** Writes the step row, replacing an earlier one of the same key (a parked delay finishing). */
+  async putStep(step: AutomationRunStep): Promise<void> {
+    const row = {
+      run_id: step.runId,
+      step_key: step.stepKey,
+      status: step.status,
+      started_at: step.startedAt,
+      ended_at: step.endedAt,
+      error: step.error,
+      email_id: step.emailId,
+    };
+    await this.knex(STEPS).insert(row).onConflict(['run_id', 'step_key']).merge();
+  }
+}
