@@ -19,7 +19,6 @@ import { BillingService } from '../core/platform/billing/billing.service.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
-import { EmailRepository } from '../core/sending/emails/email.repository.js';
 import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
 
 export type Infrastructure = {
@@ -103,10 +102,9 @@ export function createServices(infra: Infrastructure) {
   });
   audience.contactProperties.alsoUsedBy((teamId, key) => automations.automations.usingProperty(teamId, key));
   // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter.
-  const emailCounts = new EmailRepository(knex);
   const billing = new BillingService({
     clock: infra.clock,
-    countEmails: (teamId, since, meter) => emailCounts.countSince(teamId, since, meter),
+    countEmails: sending.countEmails,
     memberCount: async (teamId) => (await platform.teams.members(teamId)).length,
   });
   return {

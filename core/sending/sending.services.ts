@@ -91,10 +91,14 @@ export function createSendingServices(infra: SendingInfrastructure) {
     publicUrl: infra.publicUrl,
   });
   const links = new DownloadLinks(infra.masterKey, infra.publicUrl);
+  const emailRows = new EmailRepository(knex);
   return {
     emailTransitions,
+    /** Emails created since a moment, per meter: what the quotas count (GET /billing reads it too). */
+    countEmails: (teamId: string, since: Date, meter: 'transactional' | 'marketing') =>
+      emailRows.countSince(teamId, since, meter),
     downloadLinks: links,
-    lateOutcomes: new LateOutcomes({ emails: new EmailRepository(knex), transitions: emailTransitions, suppressions }),
+    lateOutcomes: new LateOutcomes({ emails: emailRows, transitions: emailTransitions, suppressions }),
     tracking,
     deliveries: new DeliveryService({
       knex,

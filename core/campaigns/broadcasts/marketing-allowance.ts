@@ -3,6 +3,7 @@ import { MarketingQuotaExceededError } from '../../../lib/errors.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { Team } from '../../platform/teams/team.types.js';
 import { EmailRepository } from '../../sending/emails/email.repository.js';
+import { utcMonthStart } from '../../shared/scheduling/quota-periods.js';
 import type { Broadcast } from './broadcast.types.js';
 
 /**
@@ -26,7 +27,7 @@ export class MarketingAllowance {
 
   async usedThisMonth(teamId: string): Promise<number> {
     const now = this.deps.clock.now();
-    return this.emails.countSince(teamId, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), 'marketing');
+    return this.emails.countSince(teamId, utcMonthStart(now), 'marketing');
   }
 
   async assertRoom(team: Team, broadcast: Broadcast): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../../lib/clock.js';
 import type { Team } from '../teams/team.types.js';
 import type { Billing, CountEmails } from './billing.types.js';
-import { isoDate, utcDayStart, utcMonthLastDay, utcMonthStart } from './usage-period.js';
+import { isoDate, utcDayStart, utcMonthLastDay, utcMonthStart } from '../../shared/scheduling/quota-periods.js';
 
 /**
  * Daily volume from which a team's own sending address is worth having: below it an address

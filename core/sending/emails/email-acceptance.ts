@@ -33,6 +33,7 @@ import { EmailRepository } from './email.repository.js';
 import type { SendEmailInput } from './email.schemas.js';
 import type { Email, EmailAttachment, EmailBodies } from './email.types.js';
 import { composeMime } from './mime.js';
+import { utcDayStart, utcMonthStart } from '../../shared/scheduling/quota-periods.js';
 import { encodeRecord } from './spool-record.js';
 
 /** `recipients`: every address of to, cc and bcc, checked against the suppression list when the email commits. */
@@ -315,12 +316,12 @@ export class EmailAcceptance {
   private async assertQuota(team: Team, now: Date, count: number): Promise<void> {
     const { daily_cap: dailyCap, included_emails: included } = team.plan.limits;
     if (dailyCap !== null) {
-      const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      const dayStart = utcDayStart(now);
       if ((await this.repository.countSince(team.id, dayStart)) + count > dailyCap)
         throw new DailyQuotaExceededError(`The daily quota of ${dailyCap} emails is used up; it resets at 00:00 UTC`);
     }
     if (team.plan.monthlyCap) {
-      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const monthStart = utcMonthStart(now);
       if ((await this.repository.countSince(team.id, monthStart)) + count > included)
         throw new MonthlyQuotaExceededError(`The monthly quota of ${included} emails is used up`);
     }

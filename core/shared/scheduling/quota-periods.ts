@@ -1,8 +1,8 @@
 /**
  * The quota periods, in UTC: the daily quota resets at 00:00 UTC and the monthly quotas
- * (transactional on the free plan, marketing on every plan) on the first of the month. The same
- * boundaries as email-acceptance.ts and marketing-allowance.ts use, so GET /billing reports what
- * the quotas count.
+ * (transactional on the free plan, marketing on every plan) on the first of the month. The quotas
+ * (email-acceptance.ts, marketing-allowance.ts) and GET /billing all read them here, so billing
+ * reports exactly what the quotas count.
  */
 export function utcDayStart(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
