@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
+import type { Config } from '../../lib/config/config.schema.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { AudienceServices } from '../audience/audience.services.js';
 import type { CustomEventService } from '../custom-events/custom-event.service.js';
@@ -14,6 +15,7 @@ import { AutomationRunService } from './runs/automation-run.service.js';
 export type AutomationsInfrastructure = {
   knex: Knex;
   clock: Clock;
+  config: Pick<Config, 'automations'>;
   units: UnitsOfWork;
   audience: Pick<AudienceServices, 'contactProperties' | 'topics' | 'segments' | 'contacts'>;
   templates: Pick<TemplateService, 'get'>;
@@ -45,6 +47,7 @@ export function createAutomationServices(infra: AutomationsInfrastructure) {
     emails: infra.emailAcceptance,
     contacts: audience.contacts,
     catalog,
+    leaseMs: infra.config.automations.leaseMs,
   });
   const automations = new AutomationService({
     knex: infra.knex,

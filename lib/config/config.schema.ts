@@ -286,6 +286,23 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    automations: z
+      .object({
+        /** A claimed run or event whose worker died is taken back after this long, in ms. */
+        leaseMs: z.number().int().min(1000).max(3_600_000).default(120_000),
+        /**
+         * A step that throws an unexpected error (not a refusal, which fails the run at once) is
+         * retried at the next claim; after this many attempts the run fails with that error.
+         */
+        maxStepAttempts: z.number().int().min(1).max(100).default(5),
+        /**
+         * How long a process keeps a team's platform triggers (svc:...) when recording events, in
+         * ms: an automation enabled on another node starts enrolling within this long.
+         */
+        triggerCacheMs: z.number().int().min(0).max(60_000).default(5000),
+      })
+      .strict()
+      .prefault({}),
     sandbox: z
       .object({
         /** Mailbox-simulator domain: sandboxed teams may always send to it. */

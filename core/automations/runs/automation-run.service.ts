@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { UnitOfWork, UnitsOfWork } from '../../../db/unit-of-work.js';
 import type { Clock } from '../../../lib/clock.js';
+import { crashPoint } from '../../../lib/crash-point.js';
 import { AppError, InvalidParameterError, NotFoundError } from '../../../lib/errors.js';
 import { isUuid, newId } from '../../../lib/ids.js';
 import type { ContactService } from '../../audience/contacts/contact.service.js';
@@ -31,10 +32,10 @@ export type AutomationRunDeps = {
   catalog: (teamId: string) => Promise<SegmentFilterContext>;
   /** Names this process's leases. */
   owner?: string;
+  /** How long a claim holds occurrences or runs before another worker may take them (config automations.leaseMs). */
+  leaseMs?: number;
 };
 
-/** How long a claim holds occurrences or runs before another worker may take them. */
-const LEASE_MS = 120_000;
 const BATCH = 100;
 /** Steps one run may take in one claim before it yields (a graph has at most 150 steps). */
 const MAX_STEPS_PER_CLAIM = 200;
@@ -145,7 +146,7 @@ export class AutomationRunService {
     const occurrences = await new EventOccurrenceRepository(this.deps.knex).claim(
       this.token(),
       now,
-      new Date(now.getTime() + LEASE_MS),
+      new Date(now.getTime() + (this.deps.leaseMs ?? 120_000)),
       BATCH,
     );
     if (occurrences.length === 0) return { occurrences: 0, runs: 0 };
@@ -229,7 +230,7 @@ export class AutomationRunService {
     const runs = await new AutomationRunRepository(this.deps.knex).claimDue(
       this.token(),
       now,
-      new Date(now.getTime() + LEASE_MS),
+      new Date(now.getTime() + (this.deps.leaseMs ?? 120_000)),
       BATCH,
     );
     for (const run of runs) {
@@ -325,6 +326,7 @@ export class AutomationRunService {
       }
       const still = await this.deps.knex.transaction((trx) => this.commit(trx, transition));
       if (!still) return;
+      crashPoint('automation.after-step-commit');
       if (transition.status !== 'running' || outcome.kind === 'park') return;
       run = { ...run, nextStepKey: transition.nextStepKey, wakeAt: transition.wakeAt, updatedAt: now };
     }
@@ -499,12 +501,14 @@ export class AutomationRunService {
       // A run cancelled meanwhile: the email is rolled back with it (a failed item fails alone).
       for (const t of transitions) if (!(await this.commit(trx, t))) throw new RunNotRunning(t.run.id);
     });
+    crashPoint('automation.before-send-commit');
     try {
       await unit.commit();
     } catch (err) {
       if (err instanceof RunNotRunning) return { kind: 'stop' };
       throw err;
     }
+    crashPoint('automation.after-send-commit');
     return { kind: 'committed', next };
   }
 
