@@ -99,6 +99,7 @@ export function createServices(infra: Infrastructure) {
     eventLog: events.eventLog,
     teams: platform.teams,
     emailAcceptance: sending.emailAcceptance,
+    unsubscribeUrl: (contactId) => pages.contactLinks.unsubscribeUrl(contactId),
   });
   audience.contactProperties.alsoUsedBy((teamId, key) => automations.automations.usingProperty(teamId, key));
   // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter.

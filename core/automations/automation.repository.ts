@@ -28,6 +28,9 @@ type VersionRow = {
   number: unknown;
   steps: unknown;
   connections: unknown;
+  trigger_event: string | null;
+  trigger_definition_id: string | null;
+  trigger_subject_id: string | null;
   created_at: unknown;
 };
 
@@ -47,6 +50,11 @@ const toVersion = (row: VersionRow): AutomationVersion => ({
   number: Number(row.number),
   steps: readJson<AutomationStep[]>(row.steps, []),
   connections: readJson<AutomationConnection[]>(row.connections, []),
+  trigger: {
+    event: row.trigger_event ?? '',
+    definitionId: row.trigger_definition_id,
+    subjectId: row.trigger_subject_id,
+  },
   createdAt: readTimestamp(row.created_at),
 });
 
@@ -82,6 +90,9 @@ export class AutomationRepository {
       number: version.number,
       steps: writeJson(version.steps),
       connections: writeJson(version.connections),
+      trigger_event: version.trigger.event,
+      trigger_definition_id: version.trigger.definitionId,
+      trigger_subject_id: version.trigger.subjectId,
       created_at: version.createdAt,
     });
   }
@@ -150,8 +161,19 @@ export class AutomationRepository {
         'v.number as v_number',
         'v.steps as v_steps',
         'v.connections as v_connections',
+        'v.trigger_event as v_trigger_event',
+        'v.trigger_definition_id as v_trigger_definition_id',
+        'v.trigger_subject_id as v_trigger_subject_id',
         'v.created_at as v_created_at',
-      )) as (Row & { v_number: unknown; v_steps: unknown; v_connections: unknown; v_created_at: unknown })[];
+      )) as (Row & {
+      v_number: unknown;
+      v_steps: unknown;
+      v_connections: unknown;
+      v_trigger_event: string | null;
+      v_trigger_definition_id: string | null;
+      v_trigger_subject_id: string | null;
+      v_created_at: unknown;
+    })[];
     return rows.map((row) => ({
       automation: toAutomation(row),
       version: toVersion({
@@ -160,8 +182,59 @@ export class AutomationRepository {
         number: row.v_number,
         steps: row.v_steps,
         connections: row.v_connections,
+        trigger_event: row.v_trigger_event,
+        trigger_definition_id: row.v_trigger_definition_id,
+        trigger_subject_id: row.v_trigger_subject_id,
         created_at: row.v_created_at,
       }),
+    }));
+  }
+
+  /**
+   * The enabled, live automations of these teams whose active version's trigger names one of
+   * `events`, each with that version (what an occurrence enrols into).
+   */
+  async enabledTriggeredBy(
+    teamIds: string[],
+    events: string[],
+  ): Promise<{ automation: Automation; version: AutomationVersion }[]> {
+    if (teamIds.length === 0 || events.length === 0) return [];
+    const rows = (await this.knex(`${AUTOMATIONS} as a`)
+      .join(`${VERSIONS} as v`, 'v.id', 'a.active_version_id')
+      .whereIn('a.team_id', teamIds)
+      .where('a.status', 'enabled')
+      .whereNull('a.deleted_at')
+      .whereIn('v.trigger_event', events)
+      .select('a.*', 'v.id as v_id', 'v.number', 'v.steps', 'v.connections', 'v.trigger_event')
+      .select('v.trigger_definition_id', 'v.trigger_subject_id', 'v.created_at as v_created_at')) as (Row &
+      Omit<VersionRow, 'id' | 'automation_id' | 'created_at'> & { v_id: string; v_created_at: unknown })[];
+    return rows.map((row) => ({
+      automation: toAutomation(row),
+      version: toVersion({ ...row, id: row.v_id, automation_id: row.id, created_at: row.v_created_at }),
+    }));
+  }
+
+  /** Every enabled, live automation on a platform trigger (svc:...) with its binding: the trigger index. */
+  async platformTriggerBindings(): Promise<
+    Array<{ teamId: string; automationId: string } & AutomationVersion['trigger']>
+  > {
+    const rows = (await this.knex(`${AUTOMATIONS} as a`)
+      .join(`${VERSIONS} as v`, 'v.id', 'a.active_version_id')
+      .where('a.status', 'enabled')
+      .whereNull('a.deleted_at')
+      .where('v.trigger_event', 'like', 'svc:%')
+      .select('a.team_id', 'a.id', 'v.trigger_event', 'v.trigger_subject_id')) as Array<{
+      team_id: string;
+      id: string;
+      trigger_event: string;
+      trigger_subject_id: string | null;
+    }>;
+    return rows.map((row) => ({
+      teamId: row.team_id,
+      automationId: row.id,
+      event: row.trigger_event,
+      definitionId: null,
+      subjectId: row.trigger_subject_id,
     }));
   }
 }

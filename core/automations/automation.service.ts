@@ -6,7 +6,13 @@ import { isUuid, newId } from '../../lib/ids.js';
 import type { SegmentFilterContext } from '../audience/segments/segment-filter.js';
 import type { CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from './automation.schemas.js';
 import { AutomationRepository } from './automation.repository.js';
-import { MAX_NAME_LENGTH, type Automation, type AutomationStatus, type AutomationVersion } from './automation.types.js';
+import {
+  MAX_NAME_LENGTH,
+  triggerOf,
+  type Automation,
+  type AutomationStatus,
+  type AutomationVersion,
+} from './automation.types.js';
 import { checkGraph, propertyKeysOfGraph, type GraphInput } from './graph-validation.js';
 import { checkTeamReferences, type TeamLookups } from './team-references.js';
 
@@ -25,7 +31,12 @@ export type AutomationDeps = {
   /** The team's declared properties and live topics, for condition and update configs. */
   catalog: (teamId: string) => Promise<SegmentFilterContext>;
   cancelLiveRuns: CancelLiveRuns;
+  /** Told after every change of what the team's automations listen to (the platform trigger index). */
+  triggersChanged?: (teamId: string) => void;
 };
+
+/** A graph as published: its steps, connections and what its trigger listens to. */
+type PublishedGraph = Pick<AutomationVersion, 'steps' | 'connections' | 'trigger'>;
 
 export type AutomationView = { automation: Automation; version: AutomationVersion };
 
@@ -48,10 +59,11 @@ export class AutomationService {
   }
 
   /** Validates the whole graph against the team; 422 with one errors[] entry per offending step key. */
-  async validateGraph(teamId: string, graph: GraphInput): Promise<Pick<AutomationVersion, 'steps' | 'connections'>> {
+  async validateGraph(teamId: string, graph: GraphInput): Promise<PublishedGraph> {
     const catalog = await this.deps.catalog(teamId);
     const check = checkGraph(graph, { ...catalog, now: this.deps.clock.now() });
-    await checkTeamReferences(check.references, this.deps.lookups(teamId), check.problems);
+    const lookups = this.deps.lookups(teamId);
+    await checkTeamReferences(check.references, lookups, check.problems);
     if (check.problems.size > 0) {
       const errors = check.problems.toErrors();
       throw new UnprocessableValidationError(
@@ -59,7 +71,12 @@ export class AutomationService {
         { errors },
       );
     }
-    return { steps: check.steps, connections: check.connections };
+    // The definition live now is the one this version listens to (a namesake created later is not).
+    const trigger = triggerOf(check.steps);
+    const definitionId = trigger.event.startsWith('svc:')
+      ? null
+      : ((await lookups.customEventId(trigger.event)) ?? null);
+    return { steps: check.steps, connections: check.connections, trigger: { ...trigger, definitionId } };
   }
 
   async create(teamId: string, input: CreateAutomationInput): Promise<Automation> {
@@ -71,7 +88,7 @@ export class AutomationService {
     teamId: string,
     name: string,
     status: AutomationStatus,
-    graph: Pick<AutomationVersion, 'steps' | 'connections'>,
+    graph: PublishedGraph,
   ): Promise<Automation> {
     const now = this.deps.clock.now();
     const id = newId();
@@ -86,6 +103,7 @@ export class AutomationService {
       updatedAt: null,
     };
     await this.deps.knex.transaction((trx) => this.repository(trx).insert(automation, version));
+    this.deps.triggersChanged?.(teamId);
     return automation;
   }
 
@@ -149,6 +167,7 @@ export class AutomationService {
         };
       }),
     );
+    this.deps.triggersChanged?.(teamId);
     return updated;
   }
 
@@ -171,6 +190,7 @@ export class AutomationService {
       if (!(await this.repository(trx).update(automation.id, { status: 'disabled' }, at))) throw notFound();
       await this.deps.cancelLiveRuns(trx, automation.id);
     });
+    this.deps.triggersChanged?.(teamId);
     return { ...automation, status: 'disabled', updatedAt: at };
   }
 
@@ -181,6 +201,7 @@ export class AutomationService {
       if (!(await this.repository(trx).softDelete(automation.id, this.deps.clock.now()))) throw notFound();
       await this.deps.cancelLiveRuns(trx, automation.id);
     });
+    this.deps.triggersChanged?.(teamId);
     return automation;
   }
 
@@ -196,7 +217,7 @@ export class AutomationService {
       teamId,
       name.length <= MAX_NAME_LENGTH ? name : `${automation.name.slice(0, MAX_NAME_LENGTH - 7)} (copy)`,
       'disabled',
-      { steps: version.steps, connections: version.connections },
+      { steps: version.steps, connections: version.connections, trigger: version.trigger },
     );
   }
 

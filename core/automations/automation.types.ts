@@ -57,6 +57,13 @@ export type Automation = {
   updatedAt: Date | null;
 };
 
+/**
+ * What a version's trigger listens to, stored beside its graph for the engine's queries: the
+ * event name, the custom event definition live at publication (null for svc: triggers and
+ * versions older than the column) and the segment or topic a platform trigger names.
+ */
+export type TriggerBinding = { event: string; definitionId: string | null; subjectId: string | null };
+
 /** One immutable version of an automation's graph. */
 export type AutomationVersion = {
   id: string;
@@ -65,5 +72,17 @@ export type AutomationVersion = {
   number: number;
   steps: AutomationStep[];
   connections: AutomationConnection[];
+  trigger: TriggerBinding;
   createdAt: Date;
 };
+
+/** The event and subject a graph's trigger names (the definition id is the publisher's to resolve). */
+export function triggerOf(steps: AutomationStep[], definitionId: string | null = null): TriggerBinding {
+  const config = steps.find((s) => s.type === 'trigger')?.config ?? {};
+  const subject = config.segment_id ?? config.topic_id;
+  return {
+    event: typeof config.event_name === 'string' ? config.event_name : '',
+    definitionId,
+    subjectId: typeof subject === 'string' ? subject.toLowerCase() : null,
+  };
+}

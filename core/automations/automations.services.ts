@@ -11,23 +11,40 @@ import type { EmailAcceptance } from '../sending/emails/email-acceptance.js';
 import type { TemplateService } from '../sending/templates/template.service.js';
 import { AutomationService } from './automation.service.js';
 import { AutomationRunService } from './runs/automation-run.service.js';
+import { PlatformOccurrences } from './triggers/platform-occurrences.js';
+import { PlatformTriggerIndex } from './triggers/platform-trigger-index.js';
+import { SegmentEntryWatch } from './triggers/segment-entry-watch.js';
 
 export type AutomationsInfrastructure = {
   knex: Knex;
   clock: Clock;
   config: Pick<Config, 'automations'>;
   units: UnitsOfWork;
-  audience: Pick<AudienceServices, 'contactProperties' | 'topics' | 'segments' | 'contacts'>;
+  audience: Pick<AudienceServices, 'contactProperties' | 'topics' | 'segments' | 'contacts' | 'consent'>;
   templates: Pick<TemplateService, 'get'>;
   customEvents: Pick<CustomEventService, 'findByName'>;
-  eventLog: Pick<EventLog, 'recordMany'>;
+  eventLog: Pick<EventLog, 'recordMany' | 'follow'>;
+  /** The contact's one-click unsubscribe URL (List-Unsubscribe of automation emails). */
+  unsubscribeUrl: (contactId: string) => string;
   teams: Pick<TeamService, 'get'>;
   emailAcceptance: Pick<EmailAcceptance, 'acceptForAutomation'>;
 };
 
-/** The automations group: automations and their versions, and the run engine. */
+/** The automations group: automations and their versions, the run engine and the platform triggers. */
 export function createAutomationServices(infra: AutomationsInfrastructure) {
   const { audience, templates, customEvents } = infra;
+  // Platform happenings become svc: occurrences in the transaction that records them.
+  const triggerIndex = new PlatformTriggerIndex(infra.config.automations.triggerCacheMs);
+  const platformOccurrences = new PlatformOccurrences({ clock: infra.clock, index: triggerIndex });
+  infra.eventLog.follow(platformOccurrences);
+  audience.consent.follow((trx, contact, changes) => platformOccurrences.consentChanged(trx, contact, changes));
+  const segmentEntries = new SegmentEntryWatch({
+    knex: infra.knex,
+    clock: infra.clock,
+    index: triggerIndex,
+    occurrences: platformOccurrences,
+    segments: audience.segments,
+  });
   const catalog = async (teamId: string) => {
     const [properties, topics] = await Promise.all([
       audience.contactProperties.byKey(teamId),
@@ -47,15 +64,18 @@ export function createAutomationServices(infra: AutomationsInfrastructure) {
     emails: infra.emailAcceptance,
     contacts: audience.contacts,
     catalog,
+    unsubscribeUrl: infra.unsubscribeUrl,
     leaseMs: infra.config.automations.leaseMs,
+    maxStepAttempts: infra.config.automations.maxStepAttempts,
   });
   const automations = new AutomationService({
     knex: infra.knex,
     clock: infra.clock,
     cancelLiveRuns: (trx, automationId) => automationRuns.cancelLiveRuns(trx, automationId),
+    triggersChanged: () => triggerIndex.forget(),
     catalog,
     lookups: (teamId) => ({
-      customEventExists: async (name) => Boolean(await customEvents.findByName(teamId, name)),
+      customEventId: async (name) => (await customEvents.findByName(teamId, name))?.id,
       segmentExists: (id) => audience.segments.isLive(teamId, id),
       templateState: async (idOrAlias) => {
         try {
@@ -68,7 +88,7 @@ export function createAutomationServices(infra: AutomationsInfrastructure) {
       },
     }),
   });
-  return { automations, automationRuns };
+  return { automations, automationRuns, segmentEntries };
 }
 
 export type AutomationServices = ReturnType<typeof createAutomationServices>;

@@ -216,7 +216,7 @@ function configProblems(
   const c = step.config;
   switch (step.type) {
     case 'trigger':
-      return [...unknownKeys(c, ['event_name']), ...triggerProblems(step.key, c.event_name, references)];
+      return triggerProblems(step.key, c, ctx, references);
     case 'send_email':
       return [
         ...unknownKeys(c, ['template', 'subject', 'from', 'reply_to', 'topic_id']),
@@ -243,16 +243,43 @@ function configProblems(
   }
 }
 
-function triggerProblems(key: string, name: unknown, references: GraphReference[]): string[] {
+/**
+ * A trigger names a custom event of the team or a platform event. svc:segment.entered names its
+ * segment (`segment_id`, required: "entered" means nothing without one); svc:topic.subscribed
+ * may name one topic (`topic_id`; without it, an opt-in to any topic fires).
+ */
+function triggerProblems(
+  key: string,
+  c: Record<string, unknown>,
+  ctx: GraphContext,
+  references: GraphReference[],
+): string[] {
+  const name = c.event_name;
   if (typeof name !== 'string' || name.length === 0)
-    return ['event_name must name a custom event of the team or a platform event (svc:...)'];
+    return [
+      ...unknownKeys(c, ['event_name']),
+      'event_name must name a custom event of the team or a platform event (svc:...)',
+    ];
+  if (name === 'svc:segment.entered') {
+    if (typeof c.segment_id !== 'string' || c.segment_id.length === 0)
+      return [...unknownKeys(c, ['event_name', 'segment_id']), 'segment_id must name the segment to watch'];
+    references.push({ step: key, kind: 'segment', id: c.segment_id });
+    return unknownKeys(c, ['event_name', 'segment_id']);
+  }
+  if (name === 'svc:topic.subscribed') {
+    const problems = unknownKeys(c, ['event_name', 'topic_id']);
+    if (c.topic_id !== undefined && !knownTopic(c.topic_id, ctx))
+      problems.push(`topic_id: no topic ${quote(String(c.topic_id).slice(0, 120))}`);
+    return problems;
+  }
+  const problems = unknownKeys(c, ['event_name']);
   if (name.startsWith('svc:'))
     return PLATFORM_TRIGGER_SET.has(name)
-      ? []
-      : [`unknown platform event ${quote(name)} (platform events: ${PLATFORM_TRIGGERS.join(', ')})`];
-  if (!isEventName(name)) return [`no custom event is named ${quote(name)}`];
+      ? problems
+      : [...problems, `unknown platform event ${quote(name)} (platform events: ${PLATFORM_TRIGGERS.join(', ')})`];
+  if (!isEventName(name)) return [...problems, `no custom event is named ${quote(name)}`];
   references.push({ step: key, kind: 'custom_event', name });
-  return [];
+  return problems;
 }
 
 function sendEmailProblems(

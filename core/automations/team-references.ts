@@ -7,8 +7,8 @@ import type { GraphProblems, GraphReference } from './graph-validation.js';
  * is given.
  */
 export type TeamLookups = {
-  /** Whether a live custom event definition has this name. */
-  customEventExists(name: string): Promise<boolean>;
+  /** The id of the live custom event definition of this name, if there is one. */
+  customEventId(name: string): Promise<string | undefined>;
   /** The template by id or alias: missing, or whether it has a published version. */
   templateState(idOrAlias: string): Promise<'missing' | 'draft' | 'published'>;
   /** Whether a live segment has this id. */
@@ -31,7 +31,7 @@ export async function checkTeamReferences(
       found = (async () => {
         switch (ref.kind) {
           case 'custom_event':
-            return (await lookups.customEventExists(ref.name))
+            return (await lookups.customEventId(ref.name))
               ? null
               : `event_name: no live custom event is named ${JSON.stringify(ref.name)}`;
           case 'template': {

@@ -51,6 +51,11 @@ import { createAutomations } from './20261126-0066-create-automations.js';
 import { createAutomationVersions } from './20261126-0067-create-automation-versions.js';
 import { createAutomationRuns } from './20261126-0068-create-automation-runs.js';
 import { createAutomationRunSteps } from './20261126-0069-create-automation-run-steps.js';
+import { addAutomationVersionTrigger } from './20261126-0070-add-automation-version-trigger.js';
+import { addAutomationRunAttempts } from './20261126-0071-add-automation-run-attempts.js';
+import { createAutomationSegmentEntries } from './20261126-0072-create-automation-segment-entries.js';
+import { createAutomationSegmentWatches } from './20261126-0073-create-automation-segment-watches.js';
+import { addAutomationRunStepsEmailIndex } from './20261126-0074-add-automation-run-steps-email-index.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -106,4 +111,9 @@ export const migrations: Migration[] = [
   createAutomationVersions,
   createAutomationRuns,
   createAutomationRunSteps,
+  addAutomationVersionTrigger,
+  addAutomationRunAttempts,
+  createAutomationSegmentEntries,
+  createAutomationSegmentWatches,
+  addAutomationRunStepsEmailIndex,
 ];

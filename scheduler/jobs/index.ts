@@ -14,12 +14,14 @@ import { purgeRequestLogsJob } from './purge-request-logs.job.js';
 import { purgeWebhookDeliveriesJob } from './purge-webhook-deliveries.job.js';
 import { rollupMetricsJob } from './rollup-metrics.job.js';
 import { verifyDomainsJob } from './verify-domains.job.js';
+import { watchSegmentEntriesJob } from './watch-segment-entries.job.js';
 
 /** The one list of scheduled jobs. */
 export const jobs: Job[] = [
   dispatchScheduledJob,
   fanOutBroadcastsJob,
   advanceAutomationsJob,
+  watchSegmentEntriesJob,
   purgeRequestLogsJob,
   purgeIdempotencyKeysJob,
   purgeEventsJob,

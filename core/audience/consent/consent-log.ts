@@ -10,13 +10,30 @@ export type ConsentChange =
   | { kind: 'unsubscribed'; value: 'unsubscribed' | 'subscribed' }
   | { kind: 'topic'; topicId: string; value: 'opt_in' | 'opt_out' };
 
+/** Work that commits with every recorded consent change (automations on svc:topic.subscribed). */
+export type ConsentFollower = (
+  trx: Knex,
+  contact: { teamId: string; id: string; email: string },
+  changes: ConsentChange[],
+) => Promise<void>;
+
 /**
  * Writes consent records in the transaction of the change they record, and keys them by an
  * HMAC of the address under the master key: after an erasure the record still answers "did
  * this address consent?" for someone who knows the address, without listing addresses.
  */
 export class ConsentLog {
+  private readonly followers: ConsentFollower[] = [];
+
   constructor(private readonly deps: { knex: Knex; clock: Clock; masterKey: string }) {}
+
+  /**
+   * Adds work that commits with every change recorded through `record` from now on (not the
+   * records an import builds in bulk: an import starts no automations per row).
+   */
+  follow(follower: ConsentFollower): void {
+    this.followers.push(follower);
+  }
 
   addressHash(email: string): string {
     return createHmac('sha256', this.deps.masterKey)
@@ -31,6 +48,7 @@ export class ConsentLog {
     origin: ConsentOrigin,
   ): Promise<void> {
     await new ConsentRecordRepository(trx).insertMany(this.build(contact, changes, origin));
+    if (changes.length > 0) for (const follower of this.followers) await follower(trx, contact, changes);
   }
 
   /** The records of `changes`, for a caller that writes many contacts' records at once (imports). */

@@ -140,47 +140,56 @@ export class ContactService {
 
   async update(teamId: string, idOrEmail: string, input: UpdateContactInput, origin: ConsentOrigin): Promise<Contact> {
     try {
-      return await this.deps.knex.transaction(async (trx) => {
-        const repository = new ContactRepository(trx);
-        const before = await this.find(teamId, idOrEmail, trx);
-        const writes = propertyWrites(input.properties ?? {}, await this.deps.properties.byKey(teamId, trx));
-        if (input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase()) {
-          if (await repository.findByEmail(teamId, input.email)) throw emailTaken(input.email);
-        }
-        const contact: Contact = {
-          ...before,
-          email: input.email ?? before.email,
-          firstName: input.first_name !== undefined ? input.first_name : before.firstName,
-          lastName: input.last_name !== undefined ? input.last_name : before.lastName,
-          unsubscribed: input.unsubscribed ?? before.unsubscribed,
-          updatedAt: this.deps.clock.now(),
-        };
-        const valuesBefore = await repository.valuesOf(before.id);
-        const changed =
-          contact.email !== before.email ||
-          contact.firstName !== before.firstName ||
-          contact.lastName !== before.lastName ||
-          contact.unsubscribed !== before.unsubscribed ||
-          writes.length > 0;
-        if (!changed) return before;
-        await repository.update(contact);
-        await repository.writeValues(teamId, contact.id, writes);
-        if (contact.unsubscribed !== before.unsubscribed)
-          await this.deps.consent.record(
-            trx,
-            contact,
-            [{ kind: 'unsubscribed', value: contact.unsubscribed ? 'unsubscribed' : 'subscribed' }],
-            origin,
-          );
-        const valuesAfter = await repository.valuesOf(contact.id);
-        if (!sameContact(before, contact) || JSON.stringify(valuesBefore) !== JSON.stringify(valuesAfter))
-          await this.recordEvent(trx, 'contact.updated', contact);
-        return contact;
-      });
+      return await this.deps.knex.transaction((trx) => this.updateWithin(trx, teamId, idOrEmail, input, origin));
     } catch (err) {
       if (isUniqueViolation(err)) throw emailTaken(input.email ?? '');
       throw err;
     }
+  }
+
+  /** `update` inside the caller's transaction (an automation step commits it with its own row). */
+  async updateWithin(
+    trx: Knex.Transaction,
+    teamId: string,
+    idOrEmail: string,
+    input: UpdateContactInput,
+    origin: ConsentOrigin,
+  ): Promise<Contact> {
+    const repository = new ContactRepository(trx);
+    const before = await this.find(teamId, idOrEmail, trx);
+    const writes = propertyWrites(input.properties ?? {}, await this.deps.properties.byKey(teamId, trx));
+    if (input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase()) {
+      if (await repository.findByEmail(teamId, input.email)) throw emailTaken(input.email);
+    }
+    const contact: Contact = {
+      ...before,
+      email: input.email ?? before.email,
+      firstName: input.first_name !== undefined ? input.first_name : before.firstName,
+      lastName: input.last_name !== undefined ? input.last_name : before.lastName,
+      unsubscribed: input.unsubscribed ?? before.unsubscribed,
+      updatedAt: this.deps.clock.now(),
+    };
+    const valuesBefore = await repository.valuesOf(before.id);
+    const changed =
+      contact.email !== before.email ||
+      contact.firstName !== before.firstName ||
+      contact.lastName !== before.lastName ||
+      contact.unsubscribed !== before.unsubscribed ||
+      writes.length > 0;
+    if (!changed) return before;
+    await repository.update(contact);
+    await repository.writeValues(teamId, contact.id, writes);
+    if (contact.unsubscribed !== before.unsubscribed)
+      await this.deps.consent.record(
+        trx,
+        contact,
+        [{ kind: 'unsubscribed', value: contact.unsubscribed ? 'unsubscribed' : 'subscribed' }],
+        origin,
+      );
+    const valuesAfter = await repository.valuesOf(contact.id);
+    if (!sameContact(before, contact) || JSON.stringify(valuesBefore) !== JSON.stringify(valuesAfter))
+      await this.recordEvent(trx, 'contact.updated', contact);
+    return contact;
   }
 
   /**
@@ -236,30 +245,42 @@ export class ContactService {
 
   /** Records the contact's choices for the topics named; no contact.updated (spec). */
   async setTopics(teamId: string, idOrEmail: string, choices: TopicChoice[], origin: ConsentOrigin): Promise<Contact> {
-    return this.deps.knex.transaction(async (trx) => {
-      const contact = await this.find(teamId, idOrEmail, trx);
-      const topics = await this.deps.topics.requireAll(
-        teamId,
-        choices.map((c) => c.id),
-        'topics',
-        trx,
-      );
-      await this.deps.consent.record(trx, contact, await this.chooseTopics(trx, contact, topics, choices), origin);
-      return contact;
-    });
+    return this.deps.knex.transaction((trx) => this.setTopicsWithin(trx, teamId, idOrEmail, choices, origin));
+  }
+
+  /** `setTopics` inside the caller's transaction. */
+  async setTopicsWithin(
+    trx: Knex.Transaction,
+    teamId: string,
+    idOrEmail: string,
+    choices: TopicChoice[],
+    origin: ConsentOrigin,
+  ): Promise<Contact> {
+    const contact = await this.find(teamId, idOrEmail, trx);
+    const topics = await this.deps.topics.requireAll(
+      teamId,
+      choices.map((c) => c.id),
+      'topics',
+      trx,
+    );
+    await this.deps.consent.record(trx, contact, await this.chooseTopics(trx, contact, topics, choices), origin);
+    return contact;
   }
 
   /** Explicit membership (a filter match needs none); an unknown segment is 404. */
   async addToSegment(teamId: string, idOrEmail: string, segmentId: string): Promise<Contact> {
-    return this.deps.knex.transaction(async (trx) => {
-      const contact = await this.find(teamId, idOrEmail, trx);
-      const members = new SegmentMemberRepository(trx);
-      const id = segmentId.toLowerCase();
-      if (!isUuid(id) || !(await members.liveSegmentIds(teamId, [id])).has(id))
-        throw new NotFoundError('Segment not found');
-      await members.add(teamId, contact.id, [id], this.deps.clock.now());
-      return contact;
-    });
+    return this.deps.knex.transaction((trx) => this.addToSegmentWithin(trx, teamId, idOrEmail, segmentId));
+  }
+
+  /** `addToSegment` inside the caller's transaction. */
+  async addToSegmentWithin(trx: Knex.Transaction, teamId: string, idOrEmail: string, segmentId: string) {
+    const contact = await this.find(teamId, idOrEmail, trx);
+    const members = new SegmentMemberRepository(trx);
+    const id = segmentId.toLowerCase();
+    if (!isUuid(id) || !(await members.liveSegmentIds(teamId, [id])).has(id))
+      throw new NotFoundError('Segment not found');
+    await members.add(teamId, contact.id, [id], this.deps.clock.now());
+    return contact;
   }
 
   /** Ends explicit membership; a contact matching the segment's filter stays a member. */

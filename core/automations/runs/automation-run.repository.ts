@@ -18,6 +18,7 @@ type Row = {
   next_step_key: string | null;
   wake_at: unknown;
   error: string | null;
+  attempts: unknown;
   created_at: unknown;
   updated_at: unknown;
   ended_at: unknown;
@@ -44,6 +45,7 @@ const toRun = (row: Row): AutomationRun => ({
   nextStepKey: row.next_step_key,
   wakeAt: readNullableTimestamp(row.wake_at),
   error: row.error,
+  attempts: Number(row.attempts ?? 0),
   createdAt: readTimestamp(row.created_at),
   updatedAt: readTimestamp(row.updated_at),
   endedAt: readNullableTimestamp(row.ended_at),
@@ -141,10 +143,21 @@ export class AutomationRunRepository {
         next_step_key: changes.nextStepKey,
         wake_at: changes.wakeAt,
         error: changes.error ?? null,
+        attempts: 0,
         updated_at: at,
         ended_at: ended ? at : null,
         ...(options.keepLease ? {} : { lease_owner: null, lease_until: null }),
       });
+  }
+
+  /**
+   * An unexpected error of the run's current step: counted, and the run is due again at
+   * `retryAt` (the lease released, so any worker may take it then).
+   */
+  async deferAfterError(id: string, attempts: number, error: string, retryAt: Date, at: Date): Promise<void> {
+    await this.knex(RUNS)
+      .where({ id, status: 'running' })
+      .update({ attempts, error, wake_at: retryAt, updated_at: at, lease_owner: null, lease_until: null });
   }
 
   /** Every live run of the automation becomes cancelled; returns how many. */

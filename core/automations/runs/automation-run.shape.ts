@@ -28,8 +28,9 @@ export const publicRun = (
     key: step.key,
     type: step.type,
     status: row ? row.status : run.status === 'running' ? 'pending' : 'skipped',
-    output: row?.emailId ? { email_id: row.emailId } : null,
-    error: row?.error ? { message: row.error } : null,
+    // A skipped step says why in its output; it did not fail.
+    output: row?.emailId ? { email_id: row.emailId } : row?.status === 'skipped' ? { skipped_reason: row.error } : null,
+    error: row?.error && row.status !== 'skipped' ? { message: row.error } : null,
     started_at: iso(row?.startedAt ?? null),
     completed_at: iso(row?.endedAt ?? null),
     created_at: (row?.startedAt ?? run.createdAt).toISOString(),

@@ -2,7 +2,8 @@
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export type RunStepStatus = 'running' | 'waiting' | 'completed' | 'failed';
+/** 'skipped': a send_email step whose contact had unsubscribed (the run goes on without an email). */
+export type RunStepStatus = 'running' | 'waiting' | 'completed' | 'skipped' | 'failed';
 
 export type AutomationRun = {
   id: string;
@@ -15,6 +16,8 @@ export type AutomationRun = {
   nextStepKey: string | null;
   wakeAt: Date | null;
   error: string | null;
+  /** Unexpected errors of the current step so far (0 after every committed transition). */
+  attempts: number;
   createdAt: Date;
   updatedAt: Date;
   endedAt: Date | null;

@@ -24,7 +24,7 @@ const ctx = {
   topics: new Map([[TOPIC, { id: TOPIC, defaultSubscription: 'opt_in' as const }]]),
 };
 const lookups: TeamLookups = {
-  customEventExists: async (name) => name === 'user.signed_up',
+  customEventId: async (name) => (name === 'user.signed_up' ? '0198c0de-0000-7000-8000-000000000001' : undefined),
   segmentExists: async (id) => id === SEGMENT,
   templateState: async (id) => (id === TEMPLATE ? 'published' : id === DRAFT ? 'draft' : 'missing'),
 };
@@ -78,8 +78,32 @@ t.test('every platform trigger is accepted, and only those', async (t) => {
   t.ok(PLATFORM_TRIGGERS.includes('svc:email.delivered'));
   for (const name of PLATFORM_TRIGGERS) {
     const g = valid();
-    g.steps[0] = step('start', 'trigger', { event_name: name });
+    // svc:segment.entered watches one segment: it must name it.
+    const subject = name === 'svc:segment.entered' ? { segment_id: SEGMENT } : {};
+    g.steps[0] = step('start', 'trigger', { event_name: name, ...subject });
     t.same(await errorsOf(g), [], name);
+  }
+});
+
+t.test('platform triggers name their segment or topic, and only those that have one', async (t) => {
+  const withTrigger = async (config: Record<string, unknown>) => {
+    const g = valid();
+    g.steps[0] = step('start', 'trigger', config);
+    return errorsOf(g);
+  };
+  t.same(await withTrigger({ event_name: 'svc:topic.subscribed', topic_id: TOPIC }), [], 'one topic');
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [{ event_name: 'svc:segment.entered' }, /segment_id must name the segment/],
+    [{ event_name: 'svc:segment.entered', segment_id: '01900000-0000-7000-8000-0000000000ff' }, /no segment/],
+    [{ event_name: 'svc:topic.subscribed', topic_id: '01900000-0000-7000-8000-0000000000ff' }, /topic_id: no topic/],
+    [{ event_name: 'svc:contact.created', segment_id: SEGMENT }, /unknown config key segment_id/],
+    [{ event_name: 'user.signed_up', topic_id: TOPIC }, /unknown config key topic_id/],
+  ];
+  for (const [config, message] of cases) {
+    const errors = await withTrigger(config);
+    t.equal(errors.length, 1, JSON.stringify(config));
+    t.equal(errors[0]?.path, 'steps.start');
+    t.match(errors[0]?.message, message);
   }
 });
 

@@ -1,0 +1,196 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../../lib/clock.js';
+import { crashPoint } from '../../../lib/crash-point.js';
+import type { SegmentFilterContext } from '../../audience/segments/segment-filter.js';
+import { AutomationRepository } from '../automation.repository.js';
+import { AutomationRunRepository } from './automation-run.repository.js';
+import type { AutomationRun } from './automation-run.types.js';
+import { successor } from './graph-walk.js';
+import { stepDone, stepFailed, stepParked, type RunTransitions, type Transition } from './run-transitions.js';
+import type { SendEmailStep } from './send-email-step.js';
+import { refusalMessage, type Outcome, type StepAtHand, type StepExecutor } from './step-executor.js';
+
+export type RunEngineDeps = {
+  knex: Knex;
+  clock: Clock;
+  transitions: RunTransitions;
+  executor: StepExecutor;
+  send: SendEmailStep;
+  /** The team's declared properties and live topics (condition evaluation). */
+  catalog: (teamId: string) => Promise<SegmentFilterContext>;
+  leaseMs: number;
+  /** Unexpected errors of one step before the run fails with it. */
+  maxStepAttempts: number;
+  token: () => string;
+};
+
+/** Runs claimed per batch. */
+export const ADVANCE_BATCH = 100;
+/** Steps one run may take in one claim before it yields (a graph has at most 150 steps). */
+const MAX_STEPS_PER_CLAIM = 200;
+
+/** A step's refusal, thrown to roll back its transaction before the failure is written. */
+class StepRefused extends Error {}
+
+/** The wait before retrying a step that threw: 10 s, 40 s, 90 s, ... at most 10 minutes. */
+const retryDelayMs = (attempts: number) => Math.min(10_000 * attempts * attempts, 600_000);
+
+/**
+ * Advances due runs: claims a batch under a lease and moves each as far as it goes now, one
+ * committed transition per step (StepExecutor and SendEmailStep decide; RunTransitions
+ * writes). A delay parks the run (wake_at) and releases it; a refusal fails the run; an
+ * unexpected error is retried later and fails the run after `maxStepAttempts`.
+ */
+export class RunEngine {
+  constructor(private readonly deps: RunEngineDeps) {}
+
+  /** Claims a batch of due runs and moves each on; returns how many were claimed. */
+  async advance(): Promise<number> {
+    const now = this.deps.clock.now();
+    const runs = await new AutomationRunRepository(this.deps.knex).claimDue(
+      this.deps.token(),
+      now,
+      new Date(now.getTime() + this.deps.leaseMs),
+      ADVANCE_BATCH,
+    );
+    for (const run of runs) {
+      try {
+        await this.drive(run);
+      } catch (err) {
+        await this.afterError(run, err);
+      }
+    }
+    return runs.length;
+  }
+
+  private async drive(claimed: AutomationRun): Promise<void> {
+    const { knex, clock, transitions } = this.deps;
+    const version = await new AutomationRepository(knex).findVersion(claimed.versionId);
+    let run = claimed;
+    for (let i = 0; i < MAX_STEPS_PER_CLAIM; i++) {
+      const now = clock.now();
+      const key = run.nextStepKey;
+      if (key === null) {
+        await knex.transaction((trx) => transitions.finish(trx, run, 'completed', null, now));
+        return;
+      }
+      const step = version?.steps.find((s) => s.key === key);
+      if (!version || !step) {
+        await knex.transaction((trx) =>
+          transitions.finish(trx, run, 'failed', `step ${key} is not in the run's version`, now),
+        );
+        return;
+      }
+      const existing = await new AutomationRunRepository(knex).findStep(run.id, key);
+      const at: StepAtHand = {
+        run,
+        version,
+        step,
+        existing,
+        now,
+        ...(step.type === 'condition' ? { catalog: await this.deps.catalog(run.teamId) } : {}),
+      };
+      const moved = step.type === 'send_email' ? await this.send(at) : await this.step(at);
+      if (!moved || moved.status !== 'running' || moved.wakeAt === null || moved.wakeAt > now) return;
+      run = { ...run, nextStepKey: moved.nextStepKey, wakeAt: moved.wakeAt, updatedAt: now, attempts: 0 };
+    }
+    // A long chain yields: the rest goes at the next claim (wake_at is now, so it is due).
+    await new AutomationRunRepository(knex).update(
+      run.id,
+      { status: 'running', nextStepKey: run.nextStepKey, wakeAt: clock.now() },
+      clock.now(),
+    );
+  }
+
+  /** Any step but send_email, in one transaction with its transition; undefined when the run was cancelled. */
+  private async step(at: StepAtHand): Promise<Transition | undefined> {
+    const { knex, transitions, executor } = this.deps;
+    try {
+      const moved = await knex.transaction(async (trx) => {
+        if (!(await transitions.lockRunning(trx, at.run.id))) return undefined;
+        const outcome = await executor.execute(trx, at);
+        if (outcome.kind === 'fail') throw new StepRefused(outcome.error);
+        const transition = this.transitionOf(at, outcome);
+        await transitions.write(trx, transition);
+        return transition;
+      });
+      if (moved) crashPoint('automation.after-step-commit');
+      return moved;
+    } catch (err) {
+      const refusal = err instanceof StepRefused ? err.message : refusalMessage(err);
+      if (refusal === undefined) throw err;
+      return this.fail(at, refusal);
+    }
+  }
+
+  private async send(at: StepAtHand): Promise<Transition | undefined> {
+    // The email committed with this row before: the run only has to move on.
+    if (at.existing?.emailId) {
+      const transition = stepDone(
+        at.run,
+        at.step.key,
+        at.existing.startedAt,
+        successor(at.version, at.step.key),
+        at.now,
+        {
+          emailId: at.existing.emailId,
+        },
+      );
+      return (await this.deps.knex.transaction((trx) => this.deps.transitions.commit(trx, transition)))
+        ? transition
+        : undefined;
+    }
+    let result;
+    try {
+      result = await this.deps.send.run(at);
+    } catch (err) {
+      const refusal = refusalMessage(err);
+      if (refusal === undefined) throw err;
+      return this.fail(at, refusal);
+    }
+    if (result.kind === 'stop') return undefined;
+    if (result.kind === 'fail') return this.fail(at, result.error);
+    return stepDone(at.run, at.step.key, at.now, result.next, at.now);
+  }
+
+  private transitionOf(at: StepAtHand, outcome: Exclude<Outcome, { kind: 'fail' }>): Transition {
+    const startedAt = at.existing?.startedAt ?? at.now;
+    return outcome.kind === 'park'
+      ? stepParked(at.run, at.step.key, startedAt, outcome.until, at.now)
+      : stepDone(at.run, at.step.key, startedAt, outcome.next, at.now);
+  }
+
+  private async fail(at: StepAtHand, error: string): Promise<Transition | undefined> {
+    const transition = stepFailed(at.run, at.step.key, at.existing?.startedAt ?? at.now, error, at.now);
+    return (await this.deps.knex.transaction((trx) => this.deps.transitions.commit(trx, transition)))
+      ? transition
+      : undefined;
+  }
+
+  /**
+   * Not a step's refusal (the database went away, a bug): retried after a growing wait, and
+   * after maxStepAttempts the run fails with the error. If even this cannot be written, the
+   * lease runs out and the run is taken again.
+   */
+  private async afterError(run: AutomationRun, err: unknown): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(`automation run ${run.id}: ${message}`);
+    try {
+      const attempts = run.attempts + 1;
+      const now = this.deps.clock.now();
+      const error = `step ${run.nextStepKey ?? '(end)'} failed ${attempts} time${attempts > 1 ? 's' : ''}: ${message.slice(0, 500)}`;
+      if (attempts >= this.deps.maxStepAttempts)
+        await this.deps.knex.transaction((trx) => this.deps.transitions.finish(trx, run, 'failed', error, now));
+      else
+        await new AutomationRunRepository(this.deps.knex).deferAfterError(
+          run.id,
+          attempts,
+          error,
+          new Date(now.getTime() + retryDelayMs(attempts)),
+          now,
+        );
+    } catch {
+      // The lease runs out and another claim retries the run.
+    }
+  }
+}
