@@ -19,6 +19,7 @@ type Row = {
   wake_at: unknown;
   error: string | null;
   attempts: unknown;
+  lease_owner: string | null;
   created_at: unknown;
   updated_at: unknown;
   ended_at: unknown;
@@ -46,6 +47,7 @@ const toRun = (row: Row): AutomationRun => ({
   wakeAt: readNullableTimestamp(row.wake_at),
   error: row.error,
   attempts: Number(row.attempts ?? 0),
+  leaseOwner: row.lease_owner,
   createdAt: readTimestamp(row.created_at),
   updatedAt: readTimestamp(row.updated_at),
   endedAt: readNullableTimestamp(row.ended_at),
@@ -154,9 +156,16 @@ export class AutomationRunRepository {
    * An unexpected error of the run's current step: counted, and the run is due again at
    * `retryAt` (the lease released, so any worker may take it then).
    */
-  async deferAfterError(id: string, attempts: number, error: string, retryAt: Date, at: Date): Promise<void> {
+  async deferAfterError(
+    id: string,
+    lease: string | null,
+    attempts: number,
+    error: string,
+    retryAt: Date,
+    at: Date,
+  ): Promise<void> {
     await this.knex(RUNS)
-      .where({ id, status: 'running' })
+      .where({ id, status: 'running', lease_owner: lease })
       .update({ attempts, error, wake_at: retryAt, updated_at: at, lease_owner: null, lease_until: null });
   }
 

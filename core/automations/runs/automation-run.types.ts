@@ -18,6 +18,8 @@ export type AutomationRun = {
   error: string | null;
   /** Unexpected errors of the current step so far (0 after every committed transition). */
   attempts: number;
+  /** The claim that holds the run (null when free): a worker commits only while it still holds it. */
+  leaseOwner: string | null;
   createdAt: Date;
   updatedAt: Date;
   endedAt: Date | null;

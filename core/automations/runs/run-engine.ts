@@ -95,11 +95,14 @@ export class RunEngine {
       run = { ...run, nextStepKey: moved.nextStepKey, wakeAt: moved.wakeAt, updatedAt: now, attempts: 0 };
     }
     // A long chain yields: the rest goes at the next claim (wake_at is now, so it is due).
-    await new AutomationRunRepository(knex).update(
-      run.id,
-      { status: 'running', nextStepKey: run.nextStepKey, wakeAt: clock.now() },
-      clock.now(),
-    );
+    await knex.transaction(async (trx) => {
+      if (!(await transitions.lockRunning(trx, run))) return;
+      await new AutomationRunRepository(trx).update(
+        run.id,
+        { status: 'running', nextStepKey: run.nextStepKey, wakeAt: clock.now() },
+        clock.now(),
+      );
+    });
   }
 
   /** Any step but send_email, in one transaction with its transition; undefined when the run was cancelled. */
@@ -107,7 +110,7 @@ export class RunEngine {
     const { knex, transitions, executor } = this.deps;
     try {
       const moved = await knex.transaction(async (trx) => {
-        if (!(await transitions.lockRunning(trx, at.run.id))) return undefined;
+        if (!(await transitions.lockRunning(trx, at.run))) return undefined;
         const outcome = await executor.execute(trx, at);
         if (outcome.kind === 'fail') throw new StepRefused(outcome.error);
         const transition = this.transitionOf(at, outcome);
@@ -184,6 +187,7 @@ export class RunEngine {
       else
         await new AutomationRunRepository(this.deps.knex).deferAfterError(
           run.id,
+          run.leaseOwner,
           attempts,
           error,
           new Date(now.getTime() + retryDelayMs(attempts)),

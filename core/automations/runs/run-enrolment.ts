@@ -87,6 +87,7 @@ export class RunEnrolment {
             wakeAt: now,
             error: null,
             attempts: 0,
+            leaseOwner: null,
             createdAt: now,
             updatedAt: now,
             endedAt: null,

@@ -87,10 +87,16 @@ export function stepFailed(run: AutomationRun, stepKey: string, startedAt: Date,
 export class RunTransitions {
   constructor(private readonly events: Pick<EventLog, 'recordMany'>) {}
 
-  /** Locks the run; undefined when it is no longer running (cancelled meanwhile). */
-  async lockRunning(trx: Knex.Transaction, runId: string): Promise<AutomationRun | undefined> {
-    const current = await new AutomationRunRepository(trx).find(runId, { forUpdate: true });
-    return current && current.status === 'running' ? current : undefined;
+  /**
+   * Locks the run; undefined when it is no longer running (cancelled meanwhile) or, for a run a
+   * worker claimed, when its claim ran out and another worker holds it now: a stalled worker
+   * must not commit a step the new holder executes too (an email twice).
+   */
+  async lockRunning(trx: Knex.Transaction, run: AutomationRun): Promise<AutomationRun | undefined> {
+    const current = await new AutomationRunRepository(trx).find(run.id, { forUpdate: true });
+    if (!current || current.status !== 'running') return undefined;
+    if (run.leaseOwner !== null && current.leaseOwner !== run.leaseOwner) return undefined;
+    return current;
   }
 
   /** Writes one transition of a run the caller has locked (lockRunning). */
@@ -110,7 +116,7 @@ export class RunTransitions {
 
   /** Locks and writes; false when the run is no longer running (nothing written). */
   async commit(trx: Knex.Transaction, t: Transition): Promise<boolean> {
-    if (!(await this.lockRunning(trx, t.run.id))) return false;
+    if (!(await this.lockRunning(trx, t.run))) return false;
     await this.write(trx, t);
     return true;
   }
@@ -123,7 +129,7 @@ export class RunTransitions {
     error: string | null,
     at: Date,
   ): Promise<void> {
-    if (!(await this.lockRunning(trx, run.id))) return;
+    if (!(await this.lockRunning(trx, run))) return;
     await new AutomationRunRepository(trx).update(run.id, { status, nextStepKey: null, wakeAt: null, error }, at);
     await this.ended(trx, run, status, error);
   }

@@ -341,3 +341,28 @@ t.test('two workers ticking at once: each run advances once, one email per run',
     contacts.map(() => 'completed'),
   );
 });
+
+t.test('a worker whose claim ran out and was taken commits nothing (no step twice)', async (t) => {
+  const { RunTransitions, stepDone } = await import('../../../core/automations/runs/run-transitions.js');
+  const { AutomationRunRepository } = await import('../../../core/automations/runs/automation-run.repository.js');
+  const { team, template, ada } = await sendingTeam(t);
+  const automation = ok(t, await call(team, 'POST', '/automations', welcome(template)));
+  await send(team, ada);
+  await app.runtime.services.automationRuns.enrol();
+  const repository = new AutomationRunRepository(knex);
+  const [claimed] = await repository.claimDue('worker-a', clock.now(), new Date(clock.now().getTime() + 1000), 10);
+  t.equal(claimed?.leaseOwner, 'worker-a', 'worker A holds the run');
+  // A's claim runs out; worker B takes the run.
+  const later = new Date(clock.now().getTime() + 5000);
+  const [taken] = await repository.claimDue('worker-b', later, new Date(later.getTime() + 1000), 10);
+  t.equal(taken?.id, claimed!.id, 'worker B took it');
+  const transitions = new RunTransitions({ recordMany: async () => [] });
+  const late = stepDone(claimed!, 'wait', clock.now(), 'mail', clock.now());
+  t.equal(await knex.transaction((trx) => transitions.commit(trx, late)), false, 'A’s commit is refused');
+  const row = await knex('automation_runs').where({ id: claimed!.id }).first();
+  t.equal(row.next_step_key, 'wait', 'the run is where B found it');
+  t.equal(row.lease_owner, 'worker-b');
+  t.equal((await knex('automation_run_steps').where({ run_id: claimed!.id, step_key: 'wait' })).length, 0);
+  t.equal(await knex.transaction((trx) => transitions.commit(trx, { ...late, run: taken! })), true, 'B commits');
+  t.ok(automation);
+});
