@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Dialect } from '../../db/connection.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import { NotFoundError } from '../../lib/errors.js';
@@ -17,6 +18,7 @@ import { SegmentEntryWatch } from './triggers/segment-entry-watch.js';
 
 export type AutomationsInfrastructure = {
   knex: Knex;
+  dialect: Dialect;
   clock: Clock;
   config: Pick<Config, 'automations'>;
   units: UnitsOfWork;
@@ -67,6 +69,7 @@ export function createAutomationServices(infra: AutomationsInfrastructure) {
     unsubscribeUrl: infra.unsubscribeUrl,
     leaseMs: infra.config.automations.leaseMs,
     maxStepAttempts: infra.config.automations.maxStepAttempts,
+    concurrency: infra.config.automations.concurrency ?? (infra.dialect === 'sqlite' ? 1 : 8),
   });
   const automations = new AutomationService({
     knex: infra.knex,

@@ -296,6 +296,11 @@ export const configSchema = z
          */
         maxStepAttempts: z.number().int().min(1).max(100).default(5),
         /**
+         * Runs of one claimed batch advanced at once per scheduler process. Unset: 8 on MySQL (a
+         * step waits on round trips, so runs advance side by side), 1 on SQLite (one connection).
+         */
+        concurrency: z.number().int().min(1).max(64).optional(),
+        /**
          * How long a process keeps a team's platform triggers (svc:...) when recording events, in
          * ms: an automation enabled on another node starts enrolling within this long.
          */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { claimRows } from '../../../db/claim.js';
-import { readNullableTimestamp, readTimestamp } from '../../../db/dialect.js';
+import { readNullableTimestamp, readTimestamp, rowsPerInsert } from '../../../db/dialect.js';
 import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
 import type { AutomationRun, AutomationRunStep, RunStatus, RunStepStatus } from './automation-run.types.js';
 
@@ -67,32 +67,60 @@ const toStep = (row: StepRow): AutomationRunStep => ({
 export class AutomationRunRepository {
   constructor(private readonly knex: Knex) {}
 
-  /** New runs; one already there for the same automation and occurrence is left as it is. */
+  /**
+   * New runs, in multi-row INSERTs; one already there for the same automation and occurrence is
+   * left as it is. Returns the ids that went in (the dialects report ignored rows differently,
+   * so they are read back).
+   */
   async insertIgnoringDuplicates(runs: AutomationRun[]): Promise<string[]> {
-    const inserted: string[] = [];
-    for (const run of runs) {
+    if (runs.length === 0) return [];
+    const rows = runs.map((run) => ({
+      id: run.id,
+      team_id: run.teamId,
+      automation_id: run.automationId,
+      version_id: run.versionId,
+      contact_id: run.contactId,
+      occurrence_id: run.occurrenceId,
+      status: run.status,
+      next_step_key: run.nextStepKey,
+      wake_at: run.wakeAt,
+      error: null,
+      created_at: run.createdAt,
+      updated_at: run.updatedAt,
+      ended_at: null,
+    }));
+    const size = rowsPerInsert(this.knex, 13);
+    for (let i = 0; i < rows.length; i += size)
       await this.knex(RUNS)
-        .insert({
-          id: run.id,
-          team_id: run.teamId,
-          automation_id: run.automationId,
-          version_id: run.versionId,
-          contact_id: run.contactId,
-          occurrence_id: run.occurrenceId,
-          status: run.status,
-          next_step_key: run.nextStepKey,
-          wake_at: run.wakeAt,
-          error: null,
-          created_at: run.createdAt,
-          updated_at: run.updatedAt,
-          ended_at: null,
-        })
+        .insert(rows.slice(i, i + size))
         .onConflict(['automation_id', 'occurrence_id'])
         .ignore();
-      // The dialects report an ignored row differently: the new id is there only if it went in.
-      if (await this.knex(RUNS).where({ id: run.id }).first('id')) inserted.push(run.id);
-    }
+    const inserted: string[] = [];
+    for (let i = 0; i < runs.length; i += 500)
+      inserted.push(
+        ...((await this.knex(RUNS)
+          .whereIn(
+            'id',
+            runs.slice(i, i + 500).map((r) => r.id),
+          )
+          .pluck('id')) as string[]),
+      );
     return inserted;
+  }
+
+  /** Step rows of new runs (their trigger steps), in multi-row INSERTs. */
+  async insertSteps(steps: AutomationRunStep[]): Promise<void> {
+    const rows = steps.map((step) => ({
+      run_id: step.runId,
+      step_key: step.stepKey,
+      status: step.status,
+      started_at: step.startedAt,
+      ended_at: step.endedAt,
+      error: step.error,
+      email_id: step.emailId,
+    }));
+    const size = rowsPerInsert(this.knex, 7);
+    for (let i = 0; i < rows.length; i += size) await this.knex(STEPS).insert(rows.slice(i, i + size));
   }
 
   /** Claims due running runs, oldest due first, under a lease. */

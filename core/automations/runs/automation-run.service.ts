@@ -34,6 +34,8 @@ export type AutomationRunDeps = {
   leaseMs?: number;
   /** Unexpected errors of one step before its run fails (config automations.maxStepAttempts). */
   maxStepAttempts?: number;
+  /** Runs of a claimed batch advanced at once (config automations.concurrency). */
+  concurrency?: number;
 };
 
 /**
@@ -69,6 +71,7 @@ export class AutomationRunService {
       catalog: deps.catalog,
       leaseMs,
       maxStepAttempts: deps.maxStepAttempts ?? 5,
+      concurrency: deps.concurrency ?? 8,
       token,
     });
     this.reads = new RunReads(deps.knex);
@@ -82,6 +85,7 @@ export class AutomationRunService {
       const batch = await this.enrol();
       enrolled += batch.runs;
       if (batch.occurrences < ENROL_BATCH || Date.now() - started > budgetMs / 2) break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     let advanced = 0;
     for (;;) {

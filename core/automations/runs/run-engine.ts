@@ -21,6 +21,8 @@ export type RunEngineDeps = {
   leaseMs: number;
   /** Unexpected errors of one step before the run fails with it. */
   maxStepAttempts: number;
+  /** Runs of a claimed batch advanced at once. */
+  concurrency: number;
   token: () => string;
 };
 
@@ -28,6 +30,8 @@ export type RunEngineDeps = {
 export const ADVANCE_BATCH = 100;
 /** Steps one run may take in one claim before it yields (a graph has at most 150 steps). */
 const MAX_STEPS_PER_CLAIM = 200;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A step's refusal, thrown to roll back its transaction before the failure is written. */
 class StepRefused extends Error {}
@@ -53,13 +57,19 @@ export class RunEngine {
       new Date(now.getTime() + this.deps.leaseMs),
       ADVANCE_BATCH,
     );
-    for (const run of runs) {
-      try {
-        await this.drive(run);
-      } catch (err) {
-        await this.afterError(run, err);
+    // Runs are independent: `concurrency` drivers take them from the batch in turn.
+    let next = 0;
+    const driver = async () => {
+      while (next < runs.length) {
+        const run = runs[next++]!;
+        try {
+          await this.drive(run);
+        } catch (err) {
+          await this.afterError(run, err);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.deps.concurrency, runs.length) }, driver));
     return runs.length;
   }
 
@@ -91,6 +101,9 @@ export class RunEngine {
         ...(step.type === 'condition' ? { catalog: await this.deps.catalog(run.teamId) } : {}),
       };
       const moved = step.type === 'send_email' ? await this.send(at) : await this.step(at);
+      // better-sqlite3 answers synchronously: without this a long batch never lets the process's
+      // timers and sockets (the other jobs, the webhook worker) run.
+      await yieldToEventLoop();
       if (!moved || moved.status !== 'running' || moved.wakeAt === null || moved.wakeAt > now) return;
       run = { ...run, nextStepKey: moved.nextStepKey, wakeAt: moved.wakeAt, updatedAt: now, attempts: 0 };
     }

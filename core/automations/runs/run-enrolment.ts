@@ -101,16 +101,17 @@ export class RunEnrolment {
       const inserted = new Set(await repository.insertIgnoringDuplicates(runs.map((r) => r.run)));
       const fresh = runs.filter(({ run }) => inserted.has(run.id));
       created = fresh.length;
-      for (const { run, triggerKey } of fresh)
-        await repository.putStep({
+      await repository.insertSteps(
+        fresh.map(({ run, triggerKey }) => ({
           runId: run.id,
           stepKey: triggerKey,
-          status: 'completed',
+          status: 'completed' as const,
           startedAt: now,
           endedAt: now,
           error: null,
           emailId: null,
-        });
+        })),
+      );
       if (fresh.length > 0)
         await this.deps.events.recordMany(
           trx,
