@@ -69,7 +69,7 @@ function operation(route: RouteDef): JsonSchema {
     tags: [route.tag],
     parameters: parameters(route),
     responses: responses(route),
-    security: route.permission === 'none' ? [] : [{ bearer: [] }],
+    security: route.permission === 'none' ? [] : route.permission === 'session' ? [{ session: [] }] : [{ bearer: [] }],
     'x-svc-permission': route.permission,
     'x-svc-scope': route.scope,
   };
@@ -129,6 +129,12 @@ export function buildOpenApi(routes: RouteDef[], version: string): JsonSchema {
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_...) or OAuth access token (svco_...)' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'mailroom_session',
+          description: 'Dashboard session cookie (POST /auth/login); writes must come from the public origin',
+        },
       },
       schemas: { Error: jsonSchema(errorBodySchema) },
     },

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { SessionCaller } from '../core/accounts/account.types.js';
 import { hasScope, type Caller } from '../core/platform/auth/caller.js';
 import { requestFingerprint } from '../core/platform/idempotency/idempotency.service.js';
 import type { RateDecision } from '../core/platform/rate-limit/rate-limiter.js';
@@ -19,6 +20,7 @@ import { readUpload } from './multipart-body.js';
 import { queryObject, type ReadBody } from './request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
 import type { Match, Router } from './router.js';
+import { assertSameOrigin, authenticateSession } from './session-auth.js';
 
 /** What one request accumulates on its way through; the outer wrapper logs from it. */
 export type RequestState = {
@@ -26,6 +28,8 @@ export type RequestState = {
   path: string;
   route: RouteDef | null;
   auth: Caller | null;
+  /** The dashboard session, on 'session' routes. */
+  session?: SessionCaller;
   rate: RateDecision | null;
   body: unknown;
   /** The status of the log entry that committed with the request's unit of work, if one did. */
@@ -73,7 +77,10 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
   const route = match.route;
   state.route = route;
 
-  if (route.permission !== 'none') {
+  if (route.permission === 'session') {
+    // Cookie sessions: no team bucket here; the outer wrapper applies the per-address one.
+    state.session = await authenticateSession(ctx, deps.services);
+  } else if (route.permission !== 'none') {
     state.auth = await authenticate(ctx, deps.services);
     state.rate = await deps.services.rateLimiter.take({ teamId: state.auth.team.id });
     if (!state.rate.allowed) {
@@ -82,6 +89,8 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
       });
     }
     authorize(route, state.auth);
+  } else if (route.originCheck && WRITE_METHODS.has(ctx.method)) {
+    assertSameOrigin(ctx, deps.services, true);
   }
 
   if (!route.upload)
@@ -114,6 +123,7 @@ async function runRoute(
   const handlerContext: RouteContext<unknown, unknown, unknown> = {
     ...input,
     caller: state.auth as Caller,
+    session: state.session as SessionCaller,
     services: deps.services,
     requestId: state.requestId,
     clientIp: ctx.ip,

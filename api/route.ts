@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SessionCaller } from '../core/accounts/account.types.js';
 import type { Caller } from '../core/platform/auth/caller.js';
 import type { Services } from '../app/services.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
@@ -29,6 +30,11 @@ export type RouteContext<P, Q, B> = {
   body: B;
   /** The caller. Routes with permission 'none' must not read it (it is absent there). */
   caller: Caller;
+  /**
+   * The dashboard session (user, current team, role). Only routes with permission 'session'
+   * may read it (the pipeline resolved it from the cookie); it is absent elsewhere.
+   */
+  session: SessionCaller;
   services: Services;
   requestId: string;
   /** The client's address (behind a trusted proxy, the forwarded one). */
@@ -66,6 +72,11 @@ export type RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySch
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * A 'none' route a browser posts to before it has a session (login, signup): refused when
+   * its Origin (or Referer) names another site, against login CSRF (see api/session-auth.ts).
+   */
+  originCheck?: boolean;
   /** Accepts an Idempotency-Key header (sends). */
   idempotent?: boolean;
   /**

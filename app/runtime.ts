@@ -114,6 +114,7 @@ export async function createRuntime(
     publicUrl: () => publicUrl.value,
     lookup,
     masterKey,
+    logger,
   });
   return {
     config,

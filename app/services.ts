@@ -9,7 +9,9 @@ import type { Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config/config.schema.js';
 import type { DnsLookup } from '../lib/dns/dns-resolver.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
+import type { Logger } from '../lib/logger.js';
 import type { SegmentSpool } from '../lib/spool/segment-spool.js';
+import { createAccountServices } from '../core/accounts/accounts.services.js';
 import { createAudienceServices } from '../core/audience/audience.services.js';
 import { createPreferenceServices } from '../core/audience/preferences/preferences.wiring.js';
 import { createCampaignServices } from '../core/campaigns/campaigns.services.js';
@@ -17,9 +19,12 @@ import { createAutomationServices } from '../core/automations/automations.servic
 import { createCustomEventServices } from '../core/custom-events/custom-events.services.js';
 import { BillingService } from '../core/platform/billing/billing.service.js';
 import { createEventsServices } from '../core/events/events.services.js';
+import { createOAuthServices } from '../core/oauth/oauth.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
 import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
+import { sendEmailSchema } from '../core/sending/emails/email.schemas.js';
+import { NotFoundError } from '../lib/errors.js';
 
 export type Infrastructure = {
   knex: Knex;
@@ -36,6 +41,8 @@ export type Infrastructure = {
   lookup: DnsLookup;
   /** The master key that seals secrets at rest. */
   masterKey: string;
+  /** The process logger (account links are logged when no account mail sender is configured). */
+  logger: Logger;
 };
 
 /**
@@ -108,8 +115,37 @@ export function createServices(infra: Infrastructure) {
     countEmails: sending.countEmails,
     memberCount: async (teamId) => (await platform.teams.members(teamId)).length,
   });
+  // Dashboard accounts; their mail goes through the ordinary acceptance path as the operator's team.
+  const { mailFrom, mailTeamId } = infra.config.accounts;
+  const accounts = createAccountServices({
+    ...infra,
+    findTeam: (teamId) =>
+      platform.teams.get(teamId).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }),
+    createTeam: (name, trx) => platform.teams.create({ name }, trx),
+    sendAccountMail:
+      mailFrom && mailTeamId
+        ? async (message) => {
+            const input = sendEmailSchema.parse({ from: mailFrom, ...message, to: [message.to] });
+            await sending!.emailAcceptance.acceptForAccountMail(await platform.teams.get(mailTeamId), input);
+          }
+        : undefined,
+  });
+  // The OAuth authorization server; its access tokens authenticate like keys (with scopes).
+  const oauth = createOAuthServices({
+    ...infra,
+    limits: {
+      perIpPerHour: infra.config.oauth.registrationsPerIpPerHour,
+      perDay: infra.config.oauth.registrationsPerDay,
+    },
+  });
+  platform.apiKeys.acceptOAuthTokens((token) => oauth.oauthTokens.authenticate(token));
   return {
     ...platform,
+    ...accounts,
+    ...oauth,
     ...events,
     ...sending,
     ...receiving,

@@ -9,12 +9,14 @@ import { registerMarketingCommands } from './commands/marketing.command.js';
 import { registerQueueCommands } from './commands/queue.command.js';
 import { registerServeCommands } from './commands/serve.command.js';
 import { registerTeamCommands } from './commands/team.command.js';
+import { registerUserCommands } from './commands/user.command.js';
 import { reportFailure } from './output.js';
 
 const program = new Command('mailroom').version(VERSION).description('Mailroom, the self-hosted mail appliance');
 registerServeCommands(program);
 registerAdminCommands(program);
 registerTeamCommands(program);
+registerUserCommands(program);
 registerQueueCommands(program);
 registerIpCommands(program);
 registerDoctorCommands(program);

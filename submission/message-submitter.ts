@@ -1,10 +1,15 @@
 import type { Services } from '../app/services.js';
-import type { Caller } from '../core/platform/auth/caller.js';
+import { hasScope, type Caller } from '../core/platform/auth/caller.js';
 import type { RequestRecord } from '../core/platform/request-logs/request-log.service.js';
 import { sendEmailSchema } from '../core/sending/emails/email.schemas.js';
 import { hasEightBitHeaders, submittedMessageToSendInput } from '../core/sending/emails/submitted-message.js';
 import type { Clock } from '../lib/clock.js';
-import { AppError, RateLimitExceededError, UnprocessableValidationError } from '../lib/errors.js';
+import {
+  AppError,
+  InvalidPermissionError,
+  RateLimitExceededError,
+  UnprocessableValidationError,
+} from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 import { parseInput } from '../lib/validation.js';
@@ -27,8 +32,12 @@ const METHOD = 'SMTP';
 export class MessageSubmitter {
   constructor(private readonly deps: { services: Services; clock: Clock; logger: Logger }) {}
 
-  authenticate(token: string): Promise<Caller> {
-    return this.deps.services.apiKeys.authenticate(token);
+  async authenticate(token: string): Promise<Caller> {
+    const caller = await this.deps.services.apiKeys.authenticate(token);
+    // An OAuth access token authenticates too: it sends only with emails:send, as POST /emails asks.
+    if (!hasScope(caller, 'emails:send'))
+      throw new InvalidPermissionError('This credential lacks the scope emails:send');
+    return caller;
   }
 
   /** The team's rate limit, at MAIL FROM: one message is one request. */

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { Services } from '../../app/services.js';
+import type { SessionCaller } from '../../core/accounts/account.types.js';
 import type { Caller } from '../../core/platform/auth/caller.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -35,9 +36,10 @@ async function answer(
   const parsed = route.params?.safeParse(params);
   if (parsed && !parsed.success) return messagePage(404, 'Link not valid', 'This link is not valid.');
   try {
-    const body = ctx.method === 'POST' ? await readPageForm(ctx, MAX_FORM_BYTES) : undefined;
+    const body = ctx.method === 'POST' || ctx.method === 'PUT' ? await readPageForm(ctx, MAX_FORM_BYTES) : undefined;
     const context: RouteContext<unknown, unknown, unknown> = {
       ...{ params: parsed?.data ?? params, query: ctx.query, body, caller: null as unknown as Caller },
+      session: null as unknown as SessionCaller,
       ...{ services: deps.services, requestId: newId(), clientIp: ctx.ip, headers: ctx.headers },
       unit: deps.services.units.begin(),
     };

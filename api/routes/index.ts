@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { buildOpenApi } from '../openapi.js';
 import { defineRoute, type RouteDef } from '../route.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
+import { authRoutes } from './auth/index.js';
 import { audienceRoutes } from './audience/index.js';
 import { billingRoutes } from './billing.routes.js';
 import { broadcastRoutes } from './campaigns/broadcasts.routes.js';
@@ -10,6 +11,7 @@ import { customEventRoutes } from './custom-events.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { emailRoutes } from './emails/index.js';
 import { logRoutes } from './logs.routes.js';
+import { oauthRoutes } from './oauth/index.js';
 import { receivingRoutes } from './receiving.routes.js';
 import { suppressionRoutes } from './suppressions.routes.js';
 import { operationRoutes } from './operations.routes.js';
@@ -23,6 +25,7 @@ import { webhookRoutes } from './webhooks.routes.js';
 export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
   const routes: RouteDef[] = [
     ...operationRoutes,
+    ...authRoutes,
     ...apiKeyRoutes,
     ...domainRoutes,
     // Before the email routes: /emails/receiving is not /emails/:email_id.
@@ -40,6 +43,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...automationRoutes,
     ...trackingRoutes,
     ...pageRoutes,
+    ...oauthRoutes,
     ...extra,
   ];
   let document: Record<string, unknown> | undefined;

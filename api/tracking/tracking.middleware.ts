@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Services } from '../../app/services.js';
 import type { Logger } from '../../lib/logger.js';
+import type { SessionCaller } from '../../core/accounts/account.types.js';
 import type { Caller } from '../../core/platform/auth/caller.js';
 import { newId } from '../../lib/ids.js';
 import type { RouteContext, RouteDef, RouteResult } from '../route.js';
@@ -40,6 +41,7 @@ async function answer(
     // No credential on a tracking host: `caller` is absent, as on the API's permission-'none' routes.
     const context: RouteContext<unknown, unknown, unknown> = {
       ...{ params: parsed?.data ?? match.params, query: {}, body: undefined, caller: null as unknown as Caller, unit },
+      session: null as unknown as SessionCaller,
       ...{ services: deps.services, requestId: newId(), clientIp: ctx.ip, headers: ctx.headers },
     };
     const result = await match.route.handler(context);

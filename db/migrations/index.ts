@@ -56,6 +56,15 @@ import { addAutomationRunAttempts } from './20261126-0071-add-automation-run-att
 import { createAutomationSegmentEntries } from './20261126-0072-create-automation-segment-entries.js';
 import { createAutomationSegmentWatches } from './20261126-0073-create-automation-segment-watches.js';
 import { addAutomationRunStepsEmailIndex } from './20261126-0074-add-automation-run-steps-email-index.js';
+import { createUsers } from './20261126-0075-create-users.js';
+import { createUserSessions } from './20261126-0076-create-user-sessions.js';
+import { createAccountTokens } from './20261126-0077-create-account-tokens.js';
+import { addTeamMembersUserId } from './20261126-0078-add-team-members-user-id.js';
+import { createUserMfa } from './20261126-0079-create-user-mfa.js';
+import { createOAuthClients } from './20261126-0080-create-oauth-clients.js';
+import { createOAuthGrants } from './20261126-0081-create-oauth-grants.js';
+import { createOAuthCodes } from './20261126-0082-create-oauth-codes.js';
+import { createOAuthTokens } from './20261126-0083-create-oauth-tokens.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -116,4 +125,13 @@ export const migrations: Migration[] = [
   createAutomationSegmentEntries,
   createAutomationSegmentWatches,
   addAutomationRunStepsEmailIndex,
+  createUsers,
+  createUserSessions,
+  createAccountTokens,
+  addTeamMembersUserId,
+  createUserMfa,
+  createOAuthClients,
+  createOAuthGrants,
+  createOAuthCodes,
+  createOAuthTokens,
 ];

@@ -378,6 +378,38 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    accounts: z
+      .object({
+        /**
+         * Who may create a dashboard account with POST /auth/signup: `closed` (only the operator,
+         * `mailroom user create`), `invite` (only an address with a pending invitation; until
+         * invitations exist this refuses like `closed`), `open` (anyone; the new user gets a
+         * team of their own). Unset: `closed` when env is production, else `open`.
+         */
+        signup: z.enum(['closed', 'invite', 'open']).optional(),
+        /**
+         * Sender of verification and password-reset mail, an address on a domain verified by
+         * `mailTeamId` (the operator's team, whose quota it uses). Unset (either): the links are
+         * written to the process log instead.
+         */
+        mailFrom: z.string().min(3).max(320).optional(),
+        mailTeamId: z.string().uuid().optional(),
+        /** Login attempts per account (and password-reset requests per address) per 15 minutes. */
+        attemptsPerAccount: z.number().int().min(1).max(10_000).default(10),
+        /** Login attempts (and password-reset requests) per client address per 15 minutes. */
+        attemptsPerIp: z.number().int().min(1).max(100_000).default(50),
+      })
+      .strict()
+      .prefault({}),
+    oauth: z
+      .object({
+        /** Client registrations (POST /oauth/register) per client address per hour. The spec's value is 10. */
+        registrationsPerIpPerHour: z.number().int().min(1).max(100_000).default(10),
+        /** Client registrations per day across the platform. The spec's value is 1,000. */
+        registrationsPerDay: z.number().int().min(1).max(10_000_000).default(1000),
+      })
+      .strict()
+      .prefault({}),
     ai: z
       .object({
         /** No AI provider ships with the appliance yet; AI routes answer 503 until one is set. */
@@ -440,6 +472,9 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_WEBHOOKS_ALLOW: { key: 'webhooks.allowAddresses', type: 'list' },
   MAILROOM_WEBHOOKS_TIMEOUT_MS: { key: 'webhooks.timeoutMs', type: 'number' },
   MAILROOM_WEBHOOKS_CONCURRENCY: { key: 'webhooks.concurrency', type: 'number' },
+  MAILROOM_ACCOUNTS_SIGNUP: { key: 'accounts.signup', type: 'string' },
+  MAILROOM_ACCOUNTS_MAIL_FROM: { key: 'accounts.mailFrom', type: 'string' },
+  MAILROOM_ACCOUNTS_MAIL_TEAM_ID: { key: 'accounts.mailTeamId', type: 'string' },
 };
 
 /** Keys whose values `config print` masks. */

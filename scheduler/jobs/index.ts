@@ -2,6 +2,7 @@ import type { Job } from '../job.js';
 import { advanceAutomationsJob } from './advance-automations.job.js';
 import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
 import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
+import { purgeAccountSessionsJob } from './purge-account-sessions.job.js';
 import { purgeConsentRecordsJob } from './purge-consent-records.job.js';
 import { purgeContactImportFilesJob } from './purge-contact-import-files.job.js';
 import { purgeDeliveriesJob } from './purge-deliveries.job.js';
@@ -9,6 +10,7 @@ import { purgeEmailsJob } from './purge-emails.job.js';
 import { purgeEventsJob } from './purge-events.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
 import { purgeMetricsJob } from './purge-metrics.job.js';
+import { purgeOAuthTokensJob } from './purge-oauth-tokens.job.js';
 import { purgeReceivedEmailsJob } from './purge-received-emails.job.js';
 import { purgeRequestLogsJob } from './purge-request-logs.job.js';
 import { purgeWebhookDeliveriesJob } from './purge-webhook-deliveries.job.js';
@@ -34,4 +36,6 @@ export const jobs: Job[] = [
   purgeWebhookDeliveriesJob,
   purgeConsentRecordsJob,
   purgeContactImportFilesJob,
+  purgeAccountSessionsJob,
+  purgeOAuthTokensJob,
 ];

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { MAX_JSON_DEPTH } from '../../api/request-body.js';
+import { signup } from '../helpers/accounts.js';
 import { errorShape, request } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
 
@@ -13,12 +14,18 @@ import { startTestApp } from '../helpers/test-app.js';
 const app = await startTestApp();
 t.teardown(() => app.close());
 const { token } = await app.createTeam('Deep JSON');
+// Session routes take the dashboard's cookie (and its Origin), not a key.
+const { cookie } = await signup(app, 'deep-json@example.com');
+const origin = new URL(app.url).origin;
 
 const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const nested = (depth: number): unknown => JSON.parse(deepObject(depth));
 
-type Operation = { requestBody?: { content?: Record<string, { example?: unknown }> } };
+type Operation = {
+  requestBody?: { content?: Record<string, { example?: unknown }> };
+  'x-svc-permission'?: string | null;
+};
 const doc = (await request(app.url, '/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
 const targets = Object.entries(doc.paths).flatMap(([path, methods]) =>
   Object.entries(methods)
@@ -27,6 +34,7 @@ const targets = Object.entries(doc.paths).flatMap(([path, methods]) =>
       method: method.toUpperCase(),
       path: path.replace(/\{[^}]+\}/g, '0196f0e0-0000-7000-8000-000000000000'),
       example: op.requestBody!.content!['application/json']!.example,
+      session: op['x-svc-permission'] === 'session',
     })),
 );
 
@@ -44,13 +52,11 @@ for (const target of targets) {
         bodies.push([`example with a deep ${field}`, JSON.stringify({ ...target.example, [field]: nested(3000) })]);
     }
     if (Array.isArray(target.example)) bodies.push(['example items nested deep', JSON.stringify([nested(3000)])]);
+    const credential = target.session
+      ? { headers: { 'content-type': 'application/json', cookie, origin } }
+      : { token, headers: { 'content-type': 'application/json' } };
     for (const [label, rawBody] of bodies) {
-      const res = await request(app.url, target.path, {
-        method: target.method,
-        token,
-        rawBody,
-        headers: { 'content-type': 'application/json' },
-      });
+      const res = await request(app.url, target.path, { method: target.method, rawBody, ...credential });
       const error = errorShape(t, res, 400, 'validation_error');
       t.match(
         error.message,
@@ -61,9 +67,8 @@ for (const target of targets) {
     }
     const atLimit = await request(app.url, target.path, {
       method: target.method,
-      token,
       rawBody: deepArray(MAX_JSON_DEPTH),
-      headers: { 'content-type': 'application/json' },
+      ...credential,
     });
     t.ok(
       atLimit.status < 500 && !/nested deeper/.test(atLimit.text),

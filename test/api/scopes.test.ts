@@ -4,9 +4,9 @@ import { errorShape, request } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 /**
- * The pipeline checks each route's declared scope against the credential's scopes. Only API keys
- * exist today (no scopes: their permission decides), so this test gives a key's caller the
- * scopes an OAuth token would carry, to show the check is wired; OAuth tokens come later.
+ * The pipeline checks each route's declared scope against the credential's scopes. This test
+ * gives a key's caller the scopes an OAuth token would carry, to show the check is wired; real
+ * OAuth tokens are tested end to end in test/api/oauth/.
  */
 const app = await startTestApp();
 t.teardown(() => app.close());
@@ -40,9 +40,17 @@ t.test('a credential with scopes reaches only routes whose scope it holds', asyn
   errorShape(t, await request(app.url, '/team', { token }), 403, 'invalid_permission');
 });
 
-t.test('hasScope: null scope on the route or on the credential passes', async (t) => {
+t.test('a credential with scopes never reaches a route without a scope', async (t) => {
+  scopes = ['team:read', 'team:write', 'emails:read', 'emails:send', 'billing:read'];
+  errorShape(t, await request(app.url, '/team/members', { token }), 403, 'invalid_permission');
+  errorShape(t, await request(app.url, '/api-keys', { token }), 403, 'invalid_permission');
+  errorShape(t, await request(app.url, '/oauth/grants', { token }), 403, 'invalid_permission');
+  t.equal((await request(app.url, '/team', { token })).status, 200);
+});
+
+t.test('hasScope: a key (no scopes) passes; a token needs the route to name one of its scopes', async (t) => {
   const caller = { scopes: ['team:read'] } as unknown as Caller;
-  t.ok(hasScope(caller, null));
+  t.notOk(hasScope(caller, null), 'a route without a scope is for keys only');
   t.ok(hasScope(caller, 'team:read'));
   t.notOk(hasScope(caller, 'team:write'));
   t.ok(hasScope({ scopes: null } as unknown as Caller, 'team:write'));

@@ -23,6 +23,11 @@ for (const route of routes) {
       t.pass('public route: nothing team-owned behind it');
       return;
     }
+    if (route.permission === null) {
+      // No key reaches it (the OAuth client management routes take their own registration token).
+      t.pass('not reachable with a key: nothing of a key’s team behind it');
+      return;
+    }
     t.ok(route.isolation, 'the route declares which path parameter names a team-owned resource');
     if (!route.isolation) return;
     const factory = resourceFactories[route.isolation.resource];

@@ -127,4 +127,17 @@ export const resourceFactories: Record<
         },
       })
     ).body.id,
+  oauth_grant: async (app, team) => {
+    const { oauthClients, oauthTokens } = app.runtime.services;
+    const redirectUri = 'http://127.0.0.1:7777/callback';
+    const { client } = await oauthClients.register(
+      { client_name: 'victim', redirect_uris: [redirectUri] },
+      '192.0.2.1',
+    );
+    const { grantId } = await oauthTokens.issueCode({
+      ...{ clientId: client.id, teamId: team.teamId, userId: null, scopes: ['team:read'], redirectUri },
+      ...{ codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', resource: null },
+    });
+    return grantId;
+  },
 };

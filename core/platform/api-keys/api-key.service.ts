@@ -14,12 +14,14 @@ import { TeamRepository } from '../teams/team.repository.js';
 import type { Team } from '../teams/team.types.js';
 import { ApiKeyRepository, type ApiKeyFilter } from './api-key.repository.js';
 import type { CreateApiKeyInput } from './api-key.schemas.js';
-import { generateApiKeyToken, hashToken, keyPrefixOf } from './api-key.tokens.js';
+import { generateApiKeyToken, hashToken, keyPrefixOf, TOKEN_PREFIXES } from './api-key.tokens.js';
 import type { ApiKey, ApiKeyStatus } from './api-key.types.js';
 
 export class ApiKeyService {
   private readonly keys: ApiKeyRepository;
   private readonly teams: TeamRepository;
+  /** Resolves OAuth access tokens (svco_); set by acceptOAuthTokens once the OAuth group exists. */
+  private oauthTokens: ((token: string) => Promise<Caller>) | null = null;
 
   constructor(
     private readonly deps: {
@@ -98,6 +100,10 @@ export class ApiKeyService {
    * invalid_api_key, revoked 403 restricted_api_key, suspended key or team 403 suspended_api_key.
    */
   async authenticate(token: string): Promise<Caller> {
+    if (token.startsWith(TOKEN_PREFIXES.accessToken)) {
+      if (!this.oauthTokens) throw new InvalidApiKeyError('API key is invalid');
+      return this.oauthTokens(token);
+    }
     const tokenHash = hashToken(token);
     const cacheKey = `api-key:${tokenHash}`;
     const found = await this.deps.cache.get(cacheKey, () => this.findWithTeam(tokenHash));
@@ -113,6 +119,14 @@ export class ApiKeyService {
       this.deps.cache.update(cacheKey, { key: Object.freeze({ ...key, lastUsedAt: now }), team });
     }
     return { team, apiKey: key, scopes: null };
+  }
+
+  /**
+   * Lets OAuth access tokens authenticate wherever a key does, as a Caller with scopes (core/oauth
+   * answers; wired in app/services.ts, so neither group imports the other's service).
+   */
+  acceptOAuthTokens(authenticate: (token: string) => Promise<Caller>): void {
+    this.oauthTokens = authenticate;
   }
 
   /** The key and its team; undefined when either is gone. Cached rows are shared: frozen. */

@@ -18,7 +18,13 @@ export function isTeamAdmin(caller: Caller): boolean {
   return caller.scopes === null && caller.apiKey.permission === 'full_access';
 }
 
-/** Whether the credential may use a route that needs `scope` (API keys: their permission decides). */
+/**
+ * Whether the credential may use a route that needs `scope` (API keys: their permission decides).
+ * A route without a scope is for keys only: an OAuth token never reaches it, whatever its scopes
+ * (spec: "full_access means only a full_access key (or the listed scope for an OAuth token)";
+ * team members, key management, logs and /oauth/grants have no scope).
+ */
 export function hasScope(caller: Caller, scope: string | null): boolean {
-  return scope === null || caller.scopes === null || caller.scopes.includes(scope);
+  if (caller.scopes === null) return true;
+  return scope !== null && caller.scopes.includes(scope);
 }

@@ -161,6 +161,17 @@ export class EmailAcceptance {
     return prepared.email;
   }
 
+  /**
+   * The appliance's own account mail (e-mail verification, password reset), sent as the
+   * operator's team (accounts.mailTeamId) with no API key and that team's quota. Commits its own
+   * unit: the account rows it follows were written already.
+   */
+  async acceptForAccountMail(team: Team, input: SendEmailInput): Promise<Email> {
+    const prepared = await this.prepare({ team, apiKey: null }, input);
+    await this.stage([prepared], undefined);
+    return prepared.email;
+  }
+
   private async prepare(
     sender: { team: Team; apiKey: ApiKey | null },
     input: SendEmailInput,

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** Response schemas of the dashboard session routes (spec: "Dashboard session shapes"). */
+export const userShape = z.object({
+  object: z.literal('user'),
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  email_verified_at: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export const sessionShape = z.object({
+  object: z.literal('session'),
+  user: userShape,
+  current_team: z
+    .object({
+      object: z.literal('team'),
+      id: z.string(),
+      name: z.string(),
+      slug: z.string(),
+      risk_state: z.string(),
+      created_at: z.string(),
+    })
+    .nullable(),
+});
+
+export const logoutResultShape = z.object({ object: z.literal('session'), revoked: z.literal(true) });
+export const verifyEmailResultShape = z.object({
+  object: z.literal('user'),
+  id: z.string(),
+  email_verified_at: z.string().nullable(),
+});
+export const passwordResetRequestedShape = z.object({
+  object: z.literal('password_reset'),
+  requested: z.literal(true),
+});
+export const passwordResetResultShape = z.object({ object: z.literal('user'), id: z.string() });
+/** Our shape for the resend route (the spec shows none): `sent` is false when already verified. */
+export const verificationResentShape = z.object({
+  object: z.literal('email_verification'),
+  sent: z.boolean(),
+});
+
+export const mfaChallengeShape = z.object({
+  object: z.literal('mfa_challenge'),
+  challenge_token: z.string(),
+  expires_at: z.string(),
+});
+export const mfaStatusShape = z.object({
+  object: z.literal('mfa'),
+  enabled: z.boolean(),
+  enabled_at: z.string().nullable(),
+  enrolling: z.boolean(),
+  recovery_codes_remaining: z.number().int(),
+  has_password: z.boolean(),
+});
+/** Our enrolment answer (the spec shows none): the secret and the URI an authenticator app reads. */
+export const mfaEnrolmentShape = z.object({
+  object: z.literal('mfa_enrolment'),
+  secret: z.string(),
+  otpauth_uri: z.string(),
+});
+/** MfaStatus once confirmed, plus the recovery codes: shown this once only. */
+export const mfaConfirmedShape = mfaStatusShape.extend({ recovery_codes: z.array(z.string()) });

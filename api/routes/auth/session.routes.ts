@@ -1,0 +1,95 @@
+import { loginSchema, logoutSchema, signupSchema } from '../../../core/accounts/account.schemas.js';
+import type { IssuedSession } from '../../../core/accounts/account.types.js';
+import type { Services } from '../../../app/services.js';
+import { defineRoute, type RouteResult } from '../../route.js';
+import { serializeSession } from '../../serializers/account.serializer.js';
+import { clearedSessionCookie, sessionCookie } from '../../session-cookie.js';
+import { z } from 'zod';
+import { logoutResultShape, mfaChallengeShape, sessionShape } from './auth-shapes.js';
+
+const tag = 'auth';
+
+export function signedIn(status: number, issued: IssuedSession, services: Services): RouteResult {
+  return {
+    status,
+    body: serializeSession(issued.session),
+    headers: { 'set-cookie': sessionCookie(issued.token, services.accountSettings.secureCookies) },
+  };
+}
+
+/** Signup, login, the current session and logout: the cookie's life. */
+export const sessionRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/auth/signup',
+    operationId: 'signup',
+    summary: 'Create a dashboard account (accounts.signup policy) and sign in',
+    tag,
+    permission: 'none',
+    scope: null,
+    originCheck: true,
+    body: signupSchema,
+    exampleBody: { email: 'ann@example.com', password: 'correct horse', name: 'Ann' },
+    responses: { 201: { description: 'Signed in; Set-Cookie mailroom_session', schema: sessionShape } },
+    handler: async ({ body, services }) => signedIn(201, await services.accounts.signup(body), services),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/login',
+    operationId: 'login',
+    summary: 'Sign in with e-mail and password (a new session each time)',
+    tag,
+    permission: 'none',
+    scope: null,
+    originCheck: true,
+    body: loginSchema,
+    exampleBody: { email: 'ann@example.com', password: 'correct horse' },
+    responses: {
+      200: {
+        description: 'Signed in (Set-Cookie mailroom_session), or with MFA on a challenge for POST /auth/mfa/verify',
+        schema: z.union([sessionShape, mfaChallengeShape]),
+      },
+    },
+    handler: async ({ body, services, clientIp }) => {
+      const outcome = await services.accounts.login(body, clientIp);
+      if (outcome.kind === 'session') return signedIn(200, outcome.issued, services);
+      const { challengeToken, expiresAt } = outcome;
+      return {
+        status: 200,
+        body: { object: 'mfa_challenge', challenge_token: challengeToken, expires_at: expiresAt.toISOString() },
+      };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/auth/session',
+    operationId: 'getSession',
+    summary: 'The signed-in user and current team',
+    tag,
+    permission: 'session',
+    scope: null,
+    responses: { 200: { description: 'The session', schema: sessionShape } },
+    handler: async ({ session }) => ({ status: 200, body: serializeSession(session) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/auth/logout',
+    operationId: 'logout',
+    summary: 'End this session, or with all: true every session of the user',
+    tag,
+    permission: 'session',
+    scope: null,
+    body: logoutSchema,
+    exampleBody: { all: false },
+    responses: { 200: { description: 'Revoked; the cookie is cleared', schema: logoutResultShape } },
+    handler: async ({ body, session, services }) => {
+      if (body.all) await services.userSessions.revokeAll(session.user.id);
+      else await services.userSessions.revoke(session.sessionId);
+      return {
+        status: 200,
+        body: { object: 'session', revoked: true },
+        headers: { 'set-cookie': clearedSessionCookie(services.accountSettings.secureCookies) },
+      };
+    },
+  }),
+];

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { defineRoute } from '../../route.js';
+import { serializeSession } from '../../serializers/account.serializer.js';
+import { sessionShape } from './auth-shapes.js';
+
+/** Team switching: the session acts in one of the user's teams at a time. */
+export const sessionTeamRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/auth/teams/switch',
+    operationId: 'switchTeam',
+    summary: 'Make another of the user’s teams the session’s current team',
+    tag: 'auth',
+    permission: 'session',
+    scope: null,
+    body: z.object({ team_id: z.string().uuid('must be a team id') }).strict(),
+    exampleBody: { team_id: '0190a0a0-0000-7000-8000-000000000000' },
+    responses: { 200: { description: 'The session, in the chosen team', schema: sessionShape } },
+    handler: async ({ body, session, services }) => ({
+      status: 200,
+      body: serializeSession(await services.userSessions.switchTeam(session, body.team_id)),
+    }),
+  }),
+];

@@ -1,0 +1,34 @@
+import type { SessionCaller, User } from '../../core/accounts/account.types.js';
+import type { Team } from '../../core/platform/teams/team.types.js';
+
+/** The spec's User shape (never the password hash). */
+export function serializeUser(user: User) {
+  return {
+    object: 'user' as const,
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    email_verified_at: user.emailVerifiedAt?.toISOString() ?? null,
+    created_at: user.createdAt.toISOString(),
+  };
+}
+
+/** The team element inside a session: only object, id, name, slug, risk_state, created_at. */
+export function serializeSessionTeam(team: Team) {
+  return {
+    object: 'team' as const,
+    id: team.id,
+    name: team.name,
+    slug: team.slug,
+    risk_state: team.riskState,
+    created_at: team.createdAt.toISOString(),
+  };
+}
+
+export function serializeSession(session: SessionCaller) {
+  return {
+    object: 'session' as const,
+    user: serializeUser(session.user),
+    current_team: session.team ? serializeSessionTeam(session.team) : null,
+  };
+}

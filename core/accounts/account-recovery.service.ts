@@ -1,0 +1,105 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../lib/clock.js';
+import { UnprocessableValidationError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { AccountMailer } from './account-mailer.js';
+import { TOKEN_LIFETIME_MS, type AccountTokenKind, type User } from './account.types.js';
+import { AccountTokenRepository } from './account-token.repository.js';
+import type { AttemptThrottle } from './attempt-throttle.js';
+import { hashPassword } from './password-hash.js';
+import { hashSecretToken, newSecretToken } from './secret-token.js';
+import type { SessionService } from './session.service.js';
+import { UserRepository } from './user.repository.js';
+
+export type AccountRecoveryDeps = {
+  knex: Knex;
+  clock: Clock;
+  mailer: AccountMailer;
+  throttle: AttemptThrottle;
+  sessions: SessionService;
+};
+
+const invalidToken = () =>
+  new UnprocessableValidationError('The token is invalid, expired or already used', {
+    errors: [{ path: 'token', message: 'is invalid, expired or already used' }],
+  });
+
+/** E-mail verification and password reset: single-use tokens, stored hashed, that expire. */
+export class AccountRecoveryService {
+  private readonly users: UserRepository;
+  private readonly tokens: AccountTokenRepository;
+
+  constructor(private readonly deps: AccountRecoveryDeps) {
+    this.users = new UserRepository(deps.knex);
+    this.tokens = new AccountTokenRepository(deps.knex);
+  }
+
+  /** A new token for the user; only its hash is kept. */
+  async issueToken(userId: string, kind: AccountTokenKind, lifetimeMs = TOKEN_LIFETIME_MS[kind]): Promise<string> {
+    const now = this.deps.clock.now();
+    const { token, hash } = newSecretToken();
+    await this.tokens.insert({
+      id: newId(),
+      userId,
+      kind,
+      tokenHash: hash,
+      expiresAt: new Date(now.getTime() + lifetimeMs),
+      createdAt: now,
+    });
+    return token;
+  }
+
+  async sendVerification(user: User): Promise<void> {
+    await this.deps.mailer.sendVerification(user, await this.issueToken(user.id, 'verify_email'));
+  }
+
+  /** Resend for a signed-in user; false when the address is verified already (nothing sent). */
+  async resendVerification(user: User, ip: string): Promise<boolean> {
+    if (user.emailVerifiedAt) return false;
+    await this.deps.throttle.take('verify-resend', user.email, ip);
+    await this.sendVerification(user);
+    return true;
+  }
+
+  async verifyEmail(token: string): Promise<User> {
+    const now = this.deps.clock.now();
+    const userId = await this.deps.knex.transaction(async (trx) => {
+      const id = await this.tokens.consume('verify_email', hashSecretToken(token), now, trx);
+      if (id) await this.users.markVerified(id, now, trx);
+      return id;
+    });
+    if (!userId) throw invalidToken();
+    return (await this.users.findById(userId))!;
+  }
+
+  /**
+   * Sends a reset link when the address has an account. The caller answers the same either way
+   * (no enumeration); the throttle applies to unknown addresses too, for the same reason.
+   */
+  async requestPasswordReset(email: string, ip: string): Promise<void> {
+    await this.deps.throttle.take('reset', email, ip);
+    const user = await this.users.findByEmail(email);
+    if (!user) return;
+    await this.deps.mailer.sendPasswordReset(user, await this.issueToken(user.id, 'password_reset'));
+  }
+
+  /** Sets the password and ends every session of the user: whoever held one may be the reason. */
+  async resetPassword(token: string, password: string): Promise<User> {
+    const now = this.deps.clock.now();
+    const passwordHash = await hashPassword(password);
+    const userId = await this.deps.knex.transaction(async (trx) => {
+      const id = await this.tokens.consume('password_reset', hashSecretToken(token), now, trx);
+      if (!id) return undefined;
+      await this.users.setPassword(id, passwordHash, now, trx);
+      await this.deps.sessions.revokeAll(id, trx);
+      return id;
+    });
+    if (!userId) throw invalidToken();
+    return (await this.users.findById(userId))!;
+  }
+
+  /** Retention: tokens that expired more than a day ago. */
+  async purgeExpired(): Promise<number> {
+    return this.tokens.deleteExpiredBefore(new Date(this.deps.clock.now().getTime() - 86_400_000));
+  }
+}

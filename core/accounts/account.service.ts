@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { ForbiddenValidationError, InvalidApiKeyError, UnprocessableValidationError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { Team } from '../platform/teams/team.types.js';
+import type { AccountRecoveryService } from './account-recovery.service.js';
+import type { LoginInput, SignupInput } from './account.schemas.js';
+import {
+  SET_PASSWORD_LIFETIME_MS,
+  type IssuedSession,
+  type LoginOutcome,
+  type Role,
+  type User,
+} from './account.types.js';
+import type { AttemptThrottle } from './attempt-throttle.js';
+import type { MfaService } from './mfa.service.js';
+import { MembershipRepository } from './membership.repository.js';
+import { hashPassword, verifyPassword } from './password-hash.js';
+import type { SessionService } from './session.service.js';
+import { UserRepository } from './user.repository.js';
+
+export type SignupPolicy = 'closed' | 'invite' | 'open';
+
+export type AccountServiceDeps = {
+  knex: Knex;
+  clock: Clock;
+  signup: SignupPolicy;
+  throttle: AttemptThrottle;
+  sessions: SessionService;
+  recovery: AccountRecoveryService;
+  mfa: Pick<MfaService, 'required' | 'startChallenge'>;
+  /** Creates a team with the default plan, inside `trx` (see TeamService.create). */
+  createTeam: (name: string, trx: Knex) => Promise<Team>;
+  /** Whether a team exists (the operator's `user create`). */
+  teamExists: (teamId: string) => Promise<boolean>;
+};
+
+/**
+ * Login's one refusal, whatever was wrong: unknown address, wrong password, or a user with no
+ * password yet. 401 with the spec's name for a credential that resolves to nothing (the spec's
+ * 401 names are all about credentials; a password is the session's credential).
+ */
+const wrongCredentials = () => new InvalidApiKeyError('Wrong e-mail address or password');
+
+/** Accounts: sign-up (by policy), login, and users the operator creates. */
+export class AccountService {
+  private readonly users: UserRepository;
+  private readonly memberships: MembershipRepository;
+  /** Hashed once, on the first unknown address: its check costs what a real one does. */
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(private readonly deps: AccountServiceDeps) {
+    this.users = new UserRepository(deps.knex);
+    this.memberships = new MembershipRepository(deps.knex);
+  }
+
+  /** A new user with a team of their own (policy `open`), signed in; a verification mail goes out. */
+  async signup(input: SignupInput): Promise<IssuedSession> {
+    if (this.deps.signup !== 'open') {
+      throw new ForbiddenValidationError(
+        this.deps.signup === 'invite'
+          ? 'Sign-up on this appliance is by invitation only'
+          : 'Sign-up is closed on this appliance: ask its operator for an account',
+      );
+    }
+    const now = this.deps.clock.now();
+    const passwordHash = await hashPassword(input.password);
+    const user: User = {
+      id: newId(),
+      email: input.email.toLowerCase(),
+      name: input.name || null,
+      emailVerifiedAt: null,
+      createdAt: now,
+    };
+    const team = await this.deps.knex
+      .transaction(async (trx) => {
+        await this.users.insert({ ...user, passwordHash }, trx);
+        const team = await this.deps.createTeam(teamNameFor(user), trx);
+        await this.memberships.link(
+          { userId: user.id, teamId: team.id, email: user.email, name: user.name, role: 'owner', now },
+          trx,
+        );
+        return team;
+      })
+      .catch((err: unknown) => {
+        if (!isUniqueViolation(err)) throw err;
+        throw new UnprocessableValidationError('An account with this e-mail address exists: log in instead', {
+          errors: [{ path: 'email', message: 'is already registered' }],
+        });
+      });
+    const issued = await this.deps.sessions.issue(user, team.id);
+    await this.deps.recovery.sendVerification(user);
+    return issued;
+  }
+
+  /** A session, or with MFA on a challenge: the password alone then proves nothing yet. */
+  async login(input: LoginInput, ip: string): Promise<LoginOutcome> {
+    await this.deps.throttle.take('login', input.email, ip);
+    const found = await this.users.credentials(input.email);
+    // An unknown address (or a user without a password) still costs one scrypt: same timing.
+    const stored = found?.passwordHash ?? (await this.dummy());
+    const matches = await verifyPassword(input.password, stored);
+    if (!found?.passwordHash || !matches) throw wrongCredentials();
+    if (await this.deps.mfa.required(found.user.id)) {
+      const challenge = await this.deps.mfa.startChallenge(found.user.id);
+      return { kind: 'mfa', challengeToken: challenge.token, expiresAt: challenge.expiresAt };
+    }
+    return { kind: 'session', issued: await this.deps.sessions.issue(found.user) };
+  }
+
+  /**
+   * The operator's `user create`: the user (created, or found by address) becomes a member of
+   * the team with `role`. Without a password, the answer carries a one-time set-password token
+   * valid 24 hours. Operator-created addresses count as verified: the operator vouches for them.
+   */
+  async createByOperator(input: {
+    email: string;
+    teamId: string;
+    role: Role;
+    name?: string;
+    password?: string;
+  }): Promise<{ user: User; created: boolean; setPasswordToken: string | null }> {
+    if (!(await this.deps.teamExists(input.teamId))) throw new UnprocessableValidationError('No such team');
+    const now = this.deps.clock.now();
+    const email = input.email.trim().toLowerCase();
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const { user, created } = await this.deps.knex.transaction(async (trx) => {
+      const existing = await this.users.findByEmail(email, trx);
+      const user: User = existing ?? {
+        id: newId(),
+        email,
+        name: input.name ?? null,
+        emailVerifiedAt: now,
+        createdAt: now,
+      };
+      if (!existing) await this.users.insert({ ...user, passwordHash }, trx);
+      else if (passwordHash) await this.users.setPassword(user.id, passwordHash, now, trx);
+      await this.memberships.link(
+        { userId: user.id, teamId: input.teamId, email, name: user.name, role: input.role, now },
+        trx,
+      );
+      return { user, created: !existing };
+    });
+    const setPasswordToken = passwordHash
+      ? null
+      : await this.deps.recovery.issueToken(user.id, 'password_reset', SET_PASSWORD_LIFETIME_MS);
+    return { user, created, setPasswordToken };
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+    return this.dummyHash;
+  }
+}
+
+/** "Ann's team", or the address's local part when no name was given; within the 80-character limit. */
+function teamNameFor(user: User): string {
+  const owner = (user.name ?? user.email.slice(0, user.email.indexOf('@'))).replace(/[\u0000-\u001f]/g, ' ').trim();
+  return `${owner.slice(0, 73) || 'My'}'s team`;
+}

@@ -1,0 +1,71 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../lib/clock.js';
+import type { Config } from '../../lib/config/config.schema.js';
+import { SecretBox } from '../../lib/crypto/secret-box.js';
+import type { KeyValueStore } from '../../lib/kv/kv.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Team } from '../platform/teams/team.types.js';
+import { AccountMailer, type AccountMessage } from './account-mailer.js';
+import { AccountRecoveryService } from './account-recovery.service.js';
+import { AccountService, type SignupPolicy } from './account.service.js';
+import { AttemptThrottle } from './attempt-throttle.js';
+import { MfaService } from './mfa.service.js';
+import { SessionService } from './session.service.js';
+
+export type AccountsInfrastructure = {
+  knex: Knex;
+  kv: KeyValueStore;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  publicUrl: () => string;
+  /** Seals MFA secrets at rest. */
+  masterKey: string;
+  findTeam: (teamId: string) => Promise<Team | undefined>;
+  createTeam: (name: string, trx: Knex) => Promise<Team>;
+  /** Sends account mail from accounts.mailFrom as accounts.mailTeamId (wired only when both are set). */
+  sendAccountMail?: (message: AccountMessage) => Promise<void>;
+};
+
+/** What the API needs to know about sessions beyond the services: cookie and CSRF settings. */
+export type AccountSettings = {
+  /** The session cookie is Secure in production (served over https behind the proxy). */
+  secureCookies: boolean;
+  /** The origin cookie-authenticated writes must come from (see api/session-auth.ts). */
+  publicOrigin: () => string;
+};
+
+export function signupPolicy(config: Config): SignupPolicy {
+  return config.accounts.signup ?? (config.env === 'production' ? 'closed' : 'open');
+}
+
+/** The accounts group: users, sessions, verification and reset tokens, and their mail. */
+export function createAccountServices(infra: AccountsInfrastructure) {
+  const { knex, clock, config } = infra;
+  const throttle = new AttemptThrottle(infra.kv, {
+    perAccount: config.accounts.attemptsPerAccount,
+    perIp: config.accounts.attemptsPerIp,
+  });
+  const sessions = new SessionService({ knex, clock, findTeam: infra.findTeam });
+  const mailer = new AccountMailer({ send: infra.sendAccountMail, logger: infra.logger, publicUrl: infra.publicUrl });
+  const accountRecovery = new AccountRecoveryService({ knex, clock, mailer, throttle, sessions });
+  const mfa = new MfaService({ knex, clock, box: new SecretBox(infra.masterKey), throttle, sessions });
+  const accounts = new AccountService({
+    knex,
+    clock,
+    signup: signupPolicy(config),
+    throttle,
+    sessions,
+    recovery: accountRecovery,
+    mfa,
+    createTeam: infra.createTeam,
+    teamExists: async (teamId) => Boolean(await infra.findTeam(teamId)),
+  });
+  const accountSettings: AccountSettings = {
+    secureCookies: config.env === 'production',
+    publicOrigin: () => new URL(infra.publicUrl()).origin,
+  };
+  return { accounts, accountRecovery, accountMailer: mailer, userSessions: sessions, accountMfa: mfa, accountSettings };
+}
+
+export type AccountServices = ReturnType<typeof createAccountServices>;

@@ -1,0 +1,66 @@
+import type { Knex } from 'knex';
+import { readTimestamp } from '../../db/dialect.js';
+
+export type SessionRow = {
+  id: string;
+  userId: string;
+  currentTeamId: string | null;
+  lastSeenAt: Date;
+  expiresAt: Date;
+};
+
+/** The user_sessions table: rows are found by the SHA-256 of the cookie's token. */
+export class SessionRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async insert(row: SessionRow & { tokenHash: string; createdAt: Date }, trx: Knex = this.knex): Promise<void> {
+    await trx('user_sessions').insert({
+      id: row.id,
+      user_id: row.userId,
+      token_hash: row.tokenHash,
+      current_team_id: row.currentTeamId,
+      created_at: row.createdAt,
+      last_seen_at: row.lastSeenAt,
+      expires_at: row.expiresAt,
+    });
+  }
+
+  /** The unrevoked session of a token hash that neither expired nor sat idle since `idleSince`. */
+  async findLive(tokenHash: string, now: Date, idleSince: Date): Promise<SessionRow | undefined> {
+    const row = await this.knex('user_sessions')
+      .where({ token_hash: tokenHash })
+      .whereNull('revoked_at')
+      .where('expires_at', '>', now)
+      .where('last_seen_at', '>', idleSince)
+      .first();
+    if (!row) return undefined;
+    return {
+      id: String(row.id),
+      userId: String(row.user_id),
+      currentTeamId: (row.current_team_id as string | null) ?? null,
+      lastSeenAt: readTimestamp(row.last_seen_at),
+      expiresAt: readTimestamp(row.expires_at),
+    };
+  }
+
+  async touch(id: string, now: Date): Promise<void> {
+    await this.knex('user_sessions').where({ id }).update({ last_seen_at: now });
+  }
+
+  async setCurrentTeam(id: string, teamId: string | null): Promise<void> {
+    await this.knex('user_sessions').where({ id }).update({ current_team_id: teamId });
+  }
+
+  async revoke(id: string, now: Date): Promise<void> {
+    await this.knex('user_sessions').where({ id }).whereNull('revoked_at').update({ revoked_at: now });
+  }
+
+  async revokeAllOfUser(userId: string, now: Date, trx: Knex = this.knex): Promise<number> {
+    return trx('user_sessions').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: now });
+  }
+
+  /** Retention: sessions past their absolute expiry, or revoked, before `before`. */
+  async deleteEndedBefore(before: Date): Promise<number> {
+    return this.knex('user_sessions').where('expires_at', '<', before).orWhere('revoked_at', '<', before).delete();
+  }
+}

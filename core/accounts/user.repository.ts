@@ -1,0 +1,66 @@
+import type { Knex } from 'knex';
+import { readNullableTimestamp, readTimestamp } from '../../db/dialect.js';
+import type { User } from './account.types.js';
+
+type UserRow = {
+  id: string;
+  email: string;
+  name: string | null;
+  password_hash: string | null;
+  email_verified_at: unknown;
+  created_at: unknown;
+};
+
+const toUser = (row: UserRow): User => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  emailVerifiedAt: readNullableTimestamp(row.email_verified_at),
+  createdAt: readTimestamp(row.created_at),
+});
+
+/** The users table; the password hash leaves it only through `credentials`. */
+export class UserRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async insert(user: User & { passwordHash: string | null }, trx: Knex = this.knex): Promise<void> {
+    await trx('users').insert({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      password_hash: user.passwordHash,
+      email_verified_at: user.emailVerifiedAt,
+      created_at: user.createdAt,
+      updated_at: user.createdAt,
+    });
+  }
+
+  async findById(id: string): Promise<User | undefined> {
+    const row = (await this.knex('users').where({ id }).first()) as UserRow | undefined;
+    return row ? toUser(row) : undefined;
+  }
+
+  async findByEmail(email: string, trx: Knex = this.knex): Promise<User | undefined> {
+    const row = (await trx('users').where({ email: email.toLowerCase() }).first()) as UserRow | undefined;
+    return row ? toUser(row) : undefined;
+  }
+
+  /** The user and stored password hash of an address, for login. */
+  async credentials(email: string): Promise<{ user: User; passwordHash: string | null } | undefined> {
+    const row = (await this.knex('users').where({ email: email.toLowerCase() }).first()) as UserRow | undefined;
+    return row ? { user: toUser(row), passwordHash: row.password_hash } : undefined;
+  }
+
+  async passwordHash(id: string): Promise<string | null> {
+    const row = (await this.knex('users').where({ id }).first('password_hash')) as UserRow | undefined;
+    return row?.password_hash ?? null;
+  }
+
+  async setPassword(id: string, passwordHash: string, now: Date, trx: Knex = this.knex): Promise<void> {
+    await trx('users').where({ id }).update({ password_hash: passwordHash, updated_at: now });
+  }
+
+  async markVerified(id: string, now: Date, trx: Knex = this.knex): Promise<void> {
+    await trx('users').where({ id }).whereNull('email_verified_at').update({ email_verified_at: now, updated_at: now });
+  }
+}

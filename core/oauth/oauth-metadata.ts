@@ -1,0 +1,44 @@
+import { SCOPE_CATALOGUE } from './oauth.scopes.js';
+
+/**
+ * The discovery documents: RFC 8414 (authorization server) and RFC 9728 (protected resource).
+ * The issuer is the public URL (api.publicUrl); OAuth endpoints live at its root.
+ */
+export class OAuthMetadata {
+  constructor(private readonly publicUrl: () => string) {}
+
+  issuer(): string {
+    return this.publicUrl();
+  }
+
+  registrationClientUri(clientId: string): string {
+    return `${this.issuer()}/oauth/register/${encodeURIComponent(clientId)}`;
+  }
+
+  authorizationServer() {
+    const issuer = this.issuer();
+    return {
+      issuer,
+      authorization_endpoint: `${issuer}/oauth/authorize`,
+      token_endpoint: `${issuer}/oauth/token`,
+      registration_endpoint: `${issuer}/oauth/register`,
+      revocation_endpoint: `${issuer}/oauth/revoke`,
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: [...SCOPE_CATALOGUE],
+    };
+  }
+
+  protectedResource() {
+    return {
+      resource: this.issuer(),
+      authorization_servers: [this.issuer()],
+      scopes_supported: [...SCOPE_CATALOGUE],
+      bearer_methods_supported: ['header'],
+    };
+  }
+}

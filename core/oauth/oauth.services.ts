@@ -1,0 +1,30 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../lib/clock.js';
+import type { KeyValueStore } from '../../lib/kv/kv.js';
+import { OAuthAuthorizationService } from './oauth-authorization.service.js';
+import { OAuthClientService, type RegistrationLimits } from './oauth-client.service.js';
+import { OAuthGrantService } from './oauth-grant.service.js';
+import { OAuthMetadata } from './oauth-metadata.js';
+import { OAuthRetention } from './oauth-retention.js';
+import { OAuthTokenService } from './oauth-token.service.js';
+
+/** The OAuth authorization server: clients, authorization requests, codes and tokens, grants. */
+export function createOAuthServices(infra: {
+  knex: Knex;
+  clock: Clock;
+  kv: KeyValueStore;
+  publicUrl: () => string;
+  limits: RegistrationLimits;
+}) {
+  const { knex, clock } = infra;
+  return {
+    oauthClients: new OAuthClientService({ knex, clock, limits: infra.limits }),
+    oauthAuthorization: new OAuthAuthorizationService({ knex, kv: infra.kv, publicUrl: infra.publicUrl }),
+    oauthTokens: new OAuthTokenService({ knex, clock }),
+    oauthGrants: new OAuthGrantService({ knex, clock }),
+    oauthMetadata: new OAuthMetadata(infra.publicUrl),
+    oauthRetention: new OAuthRetention({ knex, clock }),
+  };
+}
+
+export type OAuthServices = ReturnType<typeof createOAuthServices>;

@@ -1,0 +1,15 @@
+import type { Job } from '../job.js';
+
+/**
+ * Dashboard sessions and account tokens are dead weight once ended (expired, revoked or used
+ * up); a day's grace keeps them for an operator looking into a fresh incident.
+ */
+export const purgeAccountSessionsJob: Job = {
+  name: 'purge-account-sessions',
+  cron: '17 * * * *',
+  timeoutMs: 5 * 60_000,
+  run: async (services) => ({
+    sessions: await services.userSessions.purgeEnded(),
+    account_tokens: await services.accountRecovery.purgeExpired(),
+  }),
+};

@@ -1,0 +1,33 @@
+import t from 'tap';
+import { asBrowser, login, signup } from '../../helpers/accounts.js';
+import { errorShape } from '../../helpers/http.js';
+import { startTestApp } from '../../helpers/test-app.js';
+
+/** Login and password-reset requests are limited per account and per client address. */
+t.test('the default: 10 login attempts per account per 15 minutes, then 429 with retry-after', async (t) => {
+  const app = await startTestApp();
+  t.teardown(() => app.close());
+  await signup(app, 'target@example.com', 'the right one');
+  for (let i = 0; i < 10; i++) {
+    t.equal((await login(app, 'target@example.com', `guess ${i}`)).status, 401, `attempt ${i + 1}`);
+  }
+  const limited = await login(app, 'TARGET@example.com', 'the right one');
+  errorShape(t, limited, 429, 'rate_limit_exceeded');
+  const retryAfter = Number(limited.headers.get('retry-after'));
+  t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 900, `retry-after ${retryAfter}`);
+  t.equal((await login(app, 'other@example.com', 'x')).status, 401, 'another account is not limited');
+});
+
+t.test('per address: the limit spans accounts; reset requests have their own buckets', async (t) => {
+  const app = await startTestApp({ config: { accounts: { attemptsPerAccount: 3, attemptsPerIp: 5 } } });
+  t.teardown(() => app.close());
+  for (let i = 0; i < 5; i++) t.equal((await login(app, `user${i}@example.com`, 'x')).status, 401);
+  errorShape(t, await login(app, 'user9@example.com', 'x'), 429, 'rate_limit_exceeded');
+
+  const reset = (email: string) =>
+    asBrowser(app, '/auth/password-reset/request', null, { method: 'POST', body: { email } });
+  for (let i = 0; i < 3; i++) t.equal((await reset('someone@example.com')).status, 200);
+  const limited = errorShape(t, await reset('someone@example.com'), 429, 'rate_limit_exceeded');
+  t.match(limited.message, /Too many attempts/);
+  t.ok(Number((await reset('someone@example.com')).headers.get('retry-after')) >= 1);
+});
