@@ -1,7 +1,7 @@
 import t from 'tap';
 import { MAX_JSON_DEPTH } from '../../api/request-body.js';
 import { signup } from '../helpers/accounts.js';
-import { errorShape, request } from '../helpers/http.js';
+import { errorShape, request, type RequestOptions } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 /**
@@ -52,7 +52,7 @@ for (const target of targets) {
         bodies.push([`example with a deep ${field}`, JSON.stringify({ ...target.example, [field]: nested(3000) })]);
     }
     if (Array.isArray(target.example)) bodies.push(['example items nested deep', JSON.stringify([nested(3000)])]);
-    const credential = target.session
+    const credential: RequestOptions = target.session
       ? { headers: { 'content-type': 'application/json', cookie, origin } }
       : { token, headers: { 'content-type': 'application/json' } };
     for (const [label, rawBody] of bodies) {

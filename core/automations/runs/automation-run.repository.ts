@@ -63,6 +63,16 @@ const toStep = (row: StepRow): AutomationRunStep => ({
   emailId: row.email_id,
 });
 
+const toStepRow = (step: AutomationRunStep) => ({
+  run_id: step.runId,
+  step_key: step.stepKey,
+  status: step.status,
+  started_at: step.startedAt,
+  ended_at: step.endedAt,
+  error: step.error,
+  email_id: step.emailId,
+});
+
 /** Runs and their step rows. Every method runs on the knex (or transaction) it was built on. */
 export class AutomationRunRepository {
   constructor(private readonly knex: Knex) {}
@@ -110,15 +120,7 @@ export class AutomationRunRepository {
 
   /** Step rows of new runs (their trigger steps), in multi-row INSERTs. */
   async insertSteps(steps: AutomationRunStep[]): Promise<void> {
-    const rows = steps.map((step) => ({
-      run_id: step.runId,
-      step_key: step.stepKey,
-      status: step.status,
-      started_at: step.startedAt,
-      ended_at: step.endedAt,
-      error: step.error,
-      email_id: step.emailId,
-    }));
+    const rows = steps.map(toStepRow);
     const size = rowsPerInsert(this.knex, 7);
     for (let i = 0; i < rows.length; i += size) await this.knex(STEPS).insert(rows.slice(i, i + size));
   }
@@ -229,15 +231,6 @@ export class AutomationRunRepository {
 
   /** Writes the step row, replacing an earlier one of the same key (a parked delay finishing). */
   async putStep(step: AutomationRunStep): Promise<void> {
-    const row = {
-      run_id: step.runId,
-      step_key: step.stepKey,
-      status: step.status,
-      started_at: step.startedAt,
-      ended_at: step.endedAt,
-      error: step.error,
-      email_id: step.emailId,
-    };
-    await this.knex(STEPS).insert(row).onConflict(['run_id', 'step_key']).merge();
+    await this.knex(STEPS).insert(toStepRow(step)).onConflict(['run_id', 'step_key']).merge();
   }
 }
