@@ -47,8 +47,17 @@ export class OAuthAuthorizationService {
     return stored ? (JSON.parse(stored) as AuthorizationRequest) : undefined;
   }
 
-  /** Forgets a parked request once the person has answered, so it cannot be answered twice. */
-  async settle(requestId: string): Promise<void> {
+  /**
+   * Takes the person's answer to a parked request, once: the first answer claims the request
+   * (a marker set only if absent, so two tabs or a double click cannot both get a code) and
+   * forgets it. Undefined when the request expired, is unknown, or was answered already.
+   */
+  async answer(requestId: string): Promise<AuthorizationRequest | undefined> {
+    const request = await this.pending(requestId);
+    if (!request) return undefined;
+    const first = await this.deps.kv.setIfAbsent(`${KEY}answered:${requestId}`, '1', PENDING_REQUEST_SECONDS * 1000);
+    if (!first) return undefined;
     await this.deps.kv.delete(KEY + requestId);
+    return request;
   }
 }

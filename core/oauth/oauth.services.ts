@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
 import type { KeyValueStore } from '../../lib/kv/kv.js';
 import { OAuthAuthorizationService } from './oauth-authorization.service.js';
+import { OAuthConsentService } from './oauth-consent.service.js';
 import { OAuthClientService, type RegistrationLimits } from './oauth-client.service.js';
 import { OAuthGrantService } from './oauth-grant.service.js';
 import { OAuthMetadata } from './oauth-metadata.js';
@@ -17,10 +18,13 @@ export function createOAuthServices(infra: {
   limits: RegistrationLimits;
 }) {
   const { knex, clock } = infra;
+  const authorization = new OAuthAuthorizationService({ knex, kv: infra.kv, publicUrl: infra.publicUrl });
+  const tokens = new OAuthTokenService({ knex, clock });
   return {
     oauthClients: new OAuthClientService({ knex, clock, limits: infra.limits }),
-    oauthAuthorization: new OAuthAuthorizationService({ knex, kv: infra.kv, publicUrl: infra.publicUrl }),
-    oauthTokens: new OAuthTokenService({ knex, clock }),
+    oauthAuthorization: authorization,
+    oauthConsent: new OAuthConsentService({ authorization, tokens }),
+    oauthTokens: tokens,
     oauthGrants: new OAuthGrantService({ knex, clock }),
     oauthMetadata: new OAuthMetadata(infra.publicUrl),
     oauthRetention: new OAuthRetention({ knex, clock }),

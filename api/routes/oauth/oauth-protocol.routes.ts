@@ -7,7 +7,7 @@ import { oauthJson, readParams, withOAuthErrors } from './oauth-http.js';
  * The authorization endpoint and the token and revocation endpoints (RFC 6749, 7636, 7009).
  * They live on the pages surface, at the root of the public URL: a browser opens /oauth/authorize
  * (HTML error page or redirects), and clients post forms to the other two. The consent page that
- * /oauth/authorize redirects to needs dashboard sessions and is not part of this file.
+ * /oauth/authorize redirects to is in oauth-consent.routes.ts.
  */
 const tag = 'oauth';
 const json = { description: 'JSON (OAuth error shape on refusals)', contentType: 'application/json' };

@@ -107,6 +107,8 @@ t.test('a valid request goes to the consent page, parked for it', async (t) => {
   t.same((await app.runtime.services.oauthAuthorization.pending(id))?.scopes, ['emails:read']);
   for (const resource of [app.url, `${app.url}/`, `${app.url}/mcp`])
     t.equal((await authorize({ ...good, resource })).location?.pathname, '/oauth/consent', `resource ${resource}`);
-  await app.runtime.services.oauthAuthorization.settle(id);
-  t.equal(await app.runtime.services.oauthAuthorization.pending(id), undefined, 'settled requests are gone');
+  const { oauthAuthorization } = app.runtime.services;
+  t.same((await oauthAuthorization.answer(id))?.scopes, ['emails:read'], 'the first answer takes the request');
+  t.equal(await oauthAuthorization.pending(id), undefined, 'answered requests are gone');
+  t.equal(await oauthAuthorization.answer(id), undefined, 'and cannot be answered twice');
 });
