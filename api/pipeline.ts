@@ -20,7 +20,7 @@ import { readUpload } from './multipart-body.js';
 import { queryObject, type ReadBody } from './request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
 import type { Match, Router } from './router.js';
-import { assertSameOrigin, authenticateSession } from './session-auth.js';
+import { assertSameOrigin, authenticateSession, authenticateSessionAsCaller } from './session-auth.js';
 
 /** What one request accumulates on its way through; the outer wrapper logs from it. */
 export type RequestState = {
@@ -157,6 +157,10 @@ async function commitUnit(deps: PipelineDeps, result: RouteResult): Promise<void
 
 async function authenticate(ctx: Context, services: Services): Promise<Caller> {
   const header = ctx.get('authorization');
+  if (!header) {
+    const dashboard = await authenticateSessionAsCaller(ctx, services);
+    if (dashboard) return dashboard;
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new MissingApiKeyError('Missing API key: send Authorization: Bearer <API_KEY>');
   return services.apiKeys.authenticate(match[1]!);

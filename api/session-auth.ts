@@ -1,5 +1,7 @@
 import type { Context } from 'koa';
 import type { SessionCaller } from '../core/accounts/account.types.js';
+import { sessionAsCaller } from '../core/accounts/session-caller.js';
+import type { Caller } from '../core/platform/auth/caller.js';
 import type { Services } from '../app/services.js';
 import { InvalidApiKeyError, InvalidPermissionError, MissingApiKeyError } from '../lib/errors.js';
 import { readSessionCookie } from './session-cookie.js';
@@ -25,6 +27,22 @@ export async function authenticateSession(ctx: Context, services: Services): Pro
 }
 
 /**
+ * The dashboard calling a key route (the API the dashboard is built on): with no Authorization
+ * header, a session cookie authenticates as its person in the session's current team (see
+ * sessionAsCaller). Undefined when no cookie came, so the caller answers missing_api_key as
+ * before; a cookie that resolves to no live session is invalid_api_key; writes need this
+ * appliance's Origin, as on session routes.
+ */
+export async function authenticateSessionAsCaller(ctx: Context, services: Services): Promise<Caller | undefined> {
+  const token = readSessionCookie(ctx.get('cookie'));
+  if (!token) return undefined;
+  const session = await services.userSessions.resolve(token);
+  if (!session) throw new InvalidApiKeyError('The session has ended (logged out, expired or idle): sign in again');
+  if (WRITE_METHODS.has(ctx.method)) assertSameOrigin(ctx, services, false);
+  return sessionAsCaller(session);
+}
+
+/**
  * CSRF defence for cookie-authenticated writes: the browser's Origin (or, when a browser sends
  * none, the Referer's origin) must be the appliance's public origin (api.publicUrl); a write
  * with neither is refused too, since a browser always sends one of them on a POST and the cookie
@@ -35,7 +53,7 @@ export async function authenticateSession(ctx: Context, services: Services): Pro
  * attacker's account ("login CSRF"): with `onlyIfPresent` they are refused when a browser says
  * they come from elsewhere, and accepted from non-browser clients that send no Origin.
  */
-export function assertSameOrigin(ctx: Context, services: Services, onlyIfPresent: boolean): void {
+export function assertSameOrigin(ctx: Pick<Context, 'get'>, services: Services, onlyIfPresent: boolean): void {
   const claimed = ctx.get('origin') || originOf(ctx.get('referer'));
   if (!claimed && onlyIfPresent) return;
   if (claimed !== services.accountSettings.publicOrigin()) {

@@ -1,5 +1,5 @@
 import type { ApiKey } from '../api-keys/api-key.types.js';
-import type { Team } from '../teams/team.types.js';
+import type { Team, TeamMember } from '../teams/team.types.js';
 
 /**
  * Who makes a call: the one type every process hands to the services that have a rule about
@@ -11,10 +11,19 @@ export type Caller = {
   apiKey: ApiKey;
   /** OAuth scopes the credential carries; null for an API key (its permission decides alone). */
   scopes: readonly string[] | null;
+  /**
+   * Set when a signed-in person calls from the dashboard (cookie session): who, and their role in
+   * the team. `apiKey` then stands for the session (id = session id, full_access).
+   */
+  member?: { userId: string; role: TeamMember['role'] };
 };
 
-/** A full_access key acts as a team admin; sending keys and OAuth tokens never do. */
+/**
+ * Who may do what a team admin may (rename the team): a signed-in owner or admin; a full_access
+ * key, which only an admin can hold; never a sending key, an OAuth token or a plain member.
+ */
 export function isTeamAdmin(caller: Caller): boolean {
+  if (caller.member) return caller.member.role === 'owner' || caller.member.role === 'admin';
   return caller.scopes === null && caller.apiKey.permission === 'full_access';
 }
 

@@ -78,14 +78,16 @@ t.test('session routes without a usable session: 401 missing_api_key / invalid_a
   errorShape(t, await asBrowser(app, '/auth/session', 'other=1'), 401, 'missing_api_key');
 });
 
-t.test('API keys never reach session routes; the cookie never reaches key routes', async (t) => {
+t.test('API keys never reach session routes; the cookie reaches key routes as its person', async (t) => {
   const team = await app.createTeam('Keyed');
   const { cookie } = await signup(app, 'keyed@example.com');
   const withKey = await request(app.url, '/auth/session', { token: team.token, headers: { cookie } });
   errorShape(t, withKey, 403, 'invalid_permission');
   errorShape(t, await request(app.url, '/auth/session', { token: 'svc_not_a_key' }), 403, 'invalid_permission');
-  errorShape(t, await asBrowser(app, '/team', cookie), 401, 'missing_api_key');
-  errorShape(t, await asBrowser(app, '/api-keys', cookie), 401, 'missing_api_key');
+  // The dashboard calls the key routes with its cookie (test/api/accounts/dashboard-calls.test.ts).
+  const own = await asBrowser(app, '/team', cookie);
+  t.equal(own.status, 200);
+  t.not(own.body.id, team.teamId, 'in the session’s own team, not the key’s');
 });
 
 t.test('CSRF: cookie writes need the public Origin (or Referer); login refuses a foreign Origin', async (t) => {
