@@ -82,6 +82,16 @@ export class SessionService {
     return { ...session, team, role };
   }
 
+  /**
+   * A new token for the same person and team, the old one revoked: after a privilege change (MFA
+   * turned on or off, another team and role) a token that leaked before it is worth nothing.
+   */
+  async rotate(session: SessionCaller): Promise<IssuedSession> {
+    const issued = await this.issue(session.user, session.team?.id);
+    await this.revoke(session.sessionId);
+    return issued;
+  }
+
   async revoke(sessionId: string): Promise<void> {
     await this.sessions.revoke(sessionId, this.deps.clock.now());
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../route.js';
 import { serializeMfaStatus } from '../../serializers/mfa.serializer.js';
 import { mfaConfirmedShape, mfaEnrolmentShape, mfaStatusShape, sessionShape } from './auth-shapes.js';
-import { signedIn } from './session.routes.js';
+import { rotated, signedIn } from './session.routes.js';
 
 const tag = 'auth';
 const code = z.string().regex(/^\d{6}$/, 'must be the 6-digit code of the authenticator app');
@@ -51,7 +51,7 @@ export const mfaRoutes = [
     handler: async ({ body, session, services, clientIp }) => {
       const codes = await services.accountMfa.confirm(session.user, body.code, clientIp);
       const status = serializeMfaStatus(await services.accountMfa.status(session.user));
-      return { status: 200, body: { ...status, recovery_codes: codes } };
+      return { status: 200, body: { ...status, recovery_codes: codes }, headers: await rotated(session, services) };
     },
   }),
   defineRoute({
@@ -67,7 +67,8 @@ export const mfaRoutes = [
     responses: { 200: { description: 'MFA off', schema: mfaStatusShape } },
     handler: async ({ body, session, services, clientIp }) => {
       await services.accountMfa.disable(session.user, body.password, clientIp);
-      return { status: 200, body: serializeMfaStatus(await services.accountMfa.status(session.user)) };
+      const status = serializeMfaStatus(await services.accountMfa.status(session.user));
+      return { status: 200, body: status, headers: await rotated(session, services) };
     },
   }),
   defineRoute({

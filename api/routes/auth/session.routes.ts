@@ -1,5 +1,5 @@
 import { loginSchema, logoutSchema, signupSchema } from '../../../core/accounts/account.schemas.js';
-import type { IssuedSession } from '../../../core/accounts/account.types.js';
+import type { IssuedSession, SessionCaller } from '../../../core/accounts/account.types.js';
 import type { Services } from '../../../app/services.js';
 import { defineRoute, type RouteResult } from '../../route.js';
 import { serializeSession } from '../../serializers/account.serializer.js';
@@ -15,6 +15,12 @@ export function signedIn(status: number, issued: IssuedSession, services: Servic
     body: serializeSession(issued.session),
     headers: { 'set-cookie': sessionCookie(issued.token, services.accountSettings.secureCookies) },
   };
+}
+
+/** A privilege change (MFA on or off): the same session under a new cookie, the old one ended. */
+export async function rotated(session: SessionCaller, services: Services): Promise<Record<string, string>> {
+  const issued = await services.userSessions.rotate(session);
+  return { 'set-cookie': sessionCookie(issued.token, services.accountSettings.secureCookies) };
 }
 
 /** Signup, login, the current session and logout: the cookie's life. */

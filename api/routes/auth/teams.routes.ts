@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../route.js';
-import { serializeSession } from '../../serializers/account.serializer.js';
 import { sessionShape } from './auth-shapes.js';
+import { signedIn } from './session.routes.js';
 
 /** Team switching: the session acts in one of the user's teams at a time. */
 export const sessionTeamRoutes = [
@@ -15,10 +15,13 @@ export const sessionTeamRoutes = [
     scope: null,
     body: z.object({ team_id: z.string().uuid('must be a team id') }).strict(),
     exampleBody: { team_id: '0190a0a0-0000-7000-8000-000000000000' },
-    responses: { 200: { description: 'The session, in the chosen team', schema: sessionShape } },
-    handler: async ({ body, session, services }) => ({
-      status: 200,
-      body: serializeSession(await services.userSessions.switchTeam(session, body.team_id)),
-    }),
+    responses: {
+      200: { description: 'The session, in the chosen team; Set-Cookie rotates the cookie', schema: sessionShape },
+    },
+    // Another team is another role: the cookie is rotated (Set-Cookie), the old one ends.
+    handler: async ({ body, session, services }) => {
+      const switched = await services.userSessions.switchTeam(session, body.team_id);
+      return signedIn(200, await services.userSessions.rotate(switched), services);
+    },
   }),
 ];

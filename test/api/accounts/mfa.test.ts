@@ -21,7 +21,12 @@ async function enrolled(email: string) {
   const enrol = await post('/auth/mfa/enrol', {}, cookie);
   const confirmed = await post('/auth/mfa/confirm', { code: codeFor(enrol.body.secret) }, cookie);
   if (confirmed.status !== 200) throw new Error(confirmed.text);
-  return { cookie, user, secret: enrol.body.secret as string, codes: confirmed.body.recovery_codes as string[] };
+  return {
+    cookie: sessionCookieOf(confirmed),
+    user,
+    secret: enrol.body.secret as string,
+    codes: confirmed.body.recovery_codes as string[],
+  };
 }
 
 t.test('enrolment: status, secret and URI, a first code turns MFA on with ten recovery codes', async (t) => {
@@ -56,10 +61,13 @@ t.test('enrolment: status, secret and URI, a first code turns MFA on with ten re
   });
   t.equal(new Set(confirmed.body.recovery_codes).size, 10);
   t.ok(confirmed.body.recovery_codes.every((c: string) => /^[a-z0-9]{5}-[a-z0-9]{5}$/.test(c)));
-  t.notOk('recovery_codes' in (await asBrowser(app, '/auth/mfa', cookie)).body, 'shown once');
+  const rotated = sessionCookieOf(confirmed);
+  t.not(rotated, cookie, 'turning MFA on rotates the session cookie');
+  errorShape(t, await asBrowser(app, '/auth/mfa', cookie), 401, 'invalid_api_key');
+  t.notOk('recovery_codes' in (await asBrowser(app, '/auth/mfa', rotated)).body, 'shown once');
   const member = await app.runtime.db.knex('team_members').where({ user_id: user.id }).first();
   t.equal(Boolean(member.mfa_enabled), true, 'the membership records MFA use');
-  errorShape(t, await post('/auth/mfa/enrol', {}, cookie), 422, 'validation_error');
+  errorShape(t, await post('/auth/mfa/enrol', {}, rotated), 422, 'validation_error');
   errorShape(t, await asBrowser(app, '/auth/mfa', null), 401, 'missing_api_key');
 });
 
@@ -120,6 +128,8 @@ t.test('disabling needs the password; then login signs in directly', async (t) =
   const off = await post('/auth/mfa/disable', { password: 'mfa password' }, cookie);
   t.equal(off.status, 200);
   t.match(off.body, { object: 'mfa', enabled: false, enrolling: false, recovery_codes_remaining: 0 });
+  t.equal((await asBrowser(app, '/auth/session', sessionCookieOf(off))).status, 200, 'turning it off rotates too');
+  errorShape(t, await asBrowser(app, '/auth/session', cookie), 401, 'invalid_api_key');
   const direct = await login(app, 'olga@example.com', 'mfa password');
   t.equal(direct.body.object, 'session');
 });

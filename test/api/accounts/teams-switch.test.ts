@@ -1,5 +1,5 @@
 import t from 'tap';
-import { asBrowser, signup } from '../../helpers/accounts.js';
+import { asBrowser, sessionCookieOf, signup } from '../../helpers/accounts.js';
 import { errorShape, request } from '../../helpers/http.js';
 import { startTestApp } from '../../helpers/test-app.js';
 import { newId } from '../../../lib/ids.js';
@@ -7,7 +7,9 @@ import { newId } from '../../../lib/ids.js';
 /** POST /auth/teams/switch: the session moves between the user's teams, and only those. */
 const app = await startTestApp();
 t.teardown(() => app.close());
-const { cookie, response } = await signup(app, 'tess@example.com', 'tess password', 'Tess');
+const { cookie: first, response } = await signup(app, 'tess@example.com', 'tess password', 'Tess');
+/** Each switch rotates the cookie (another team is another role): the browser keeps the new one. */
+let cookie = first;
 const own = response.body.current_team.id as string;
 const other = await app.createTeam('Second team');
 const stranger = await app.createTeam('Not hers');
@@ -16,8 +18,15 @@ await app.runtime.services.accounts.createByOperator({
   teamId: other.teamId,
   role: 'admin',
 });
-const switchTo = (teamId: unknown, headers: Record<string, string> = {}) =>
-  asBrowser(app, '/auth/teams/switch', cookie, { method: 'POST', body: { team_id: teamId }, headers });
+async function switchTo(teamId: unknown, headers: Record<string, string> = {}) {
+  const answer = await asBrowser(app, '/auth/teams/switch', cookie, {
+    method: 'POST',
+    body: { team_id: teamId },
+    headers,
+  });
+  if (answer.status === 200) cookie = sessionCookieOf(answer);
+  return answer;
+}
 
 t.test('switching to another team of the user', async (t) => {
   const switched = await switchTo(other.teamId);
@@ -26,6 +35,7 @@ t.test('switching to another team of the user', async (t) => {
   t.same(Object.keys(switched.body.current_team).sort(), ['created_at', 'id', 'name', 'object', 'risk_state', 'slug']);
   t.match(switched.body.current_team, { id: other.teamId, name: 'Second team' });
   t.equal((await asBrowser(app, '/auth/session', cookie)).body.current_team.id, other.teamId, 'kept by the session');
+  errorShape(t, await asBrowser(app, '/auth/session', first), 401, 'invalid_api_key');
   t.equal((await switchTo(own.toUpperCase())).body.current_team.id, own, 'ids are case-insensitive');
 });
 
