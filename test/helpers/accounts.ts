@@ -55,3 +55,13 @@ export function captureAccountLinks(app: TestApp) {
     restore: () => void (logger.info = original),
   };
 }
+
+/**
+ * A signed-in person in an existing team (made as `mailroom user create` makes them), as the
+ * Cookie header of their session: for tests about what a role or a team's session reaches.
+ */
+export async function sessionInTeam(app: TestApp, email: string, teamId: string, role: 'owner' | 'admin' | 'member') {
+  const { user } = await app.runtime.services.accounts.createByOperator({ email, teamId, role });
+  const issued = await app.runtime.services.userSessions.issue(user, teamId);
+  return `mailroom_session=${issued.token}`;
+}

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { asBrowser, signup } from '../../helpers/accounts.js';
+import { asBrowser, sessionInTeam, signup } from '../../helpers/accounts.js';
 import { errorShape, request } from '../../helpers/http.js';
 import { startTestApp } from '../../helpers/test-app.js';
 
@@ -13,22 +13,8 @@ t.teardown(() => app.close());
 const owner = await signup(app, 'otto@example.com', 'otto password');
 const teamId = owner.response.body.current_team.id as string;
 const other = await app.createTeam('Elsewhere');
-await app.runtime.services.accounts.createByOperator({ email: 'mel@example.com', teamId, role: 'member' });
-await app.runtime.services.accounts.createByOperator({ email: 'ada@example.com', teamId, role: 'admin' });
-/** A session for a person made by `mailroom user create` (no password): set one through the service. */
-async function sessionOf(email: string): Promise<string> {
-  const user = await app.runtime.db.knex('users').where({ email }).first();
-  const issued = await app.runtime.services.userSessions.issue({
-    id: user.id,
-    email,
-    name: null,
-    emailVerifiedAt: null,
-    createdAt: new Date(),
-  });
-  return `mailroom_session=${issued.token}`;
-}
-const member = await sessionOf('mel@example.com');
-const admin = await sessionOf('ada@example.com');
+const member = await sessionInTeam(app, 'mel@example.com', teamId, 'member');
+const admin = await sessionInTeam(app, 'ada@example.com', teamId, 'admin');
 const patchTeam = (cookie: string | null, body: unknown, headers: Record<string, string> = {}) =>
   asBrowser(app, '/team', cookie, { method: 'PATCH', body, headers });
 
