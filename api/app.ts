@@ -13,6 +13,8 @@ import { jsonBodyReader } from './request-body.js';
 import { Router } from './router.js';
 import { trackingMiddleware } from './tracking/tracking.middleware.js';
 import { pagesMiddleware } from './pages/pages.middleware.js';
+import { inProcessDispatch } from './mcp/in-process-dispatch.js';
+import { mcpMiddleware } from './mcp/mcp.middleware.js';
 
 export type AppOptions = {
   services: Services;
@@ -52,7 +54,7 @@ export function createApp(options: AppOptions): Koa {
       logger: options.logger,
     }),
   );
-  app.use(async (ctx) => {
+  const api = async (ctx: Context): Promise<void> => {
     const request: LoggedRequest = {
       started: performance.now(),
       startedAt: options.clock.now(),
@@ -109,7 +111,18 @@ export function createApp(options: AppOptions): Koa {
           options.logger.error({ err, requestId: state.requestId }, 'could not record request log'),
         );
     }
-  });
+  };
+  // MCP at /mcp, before the pipeline: OAuth tokens only; each tool call is run through `api` in process.
+  app.use(
+    mcpMiddleware({
+      services: options.services,
+      routes: options.routes,
+      logger: options.logger,
+      readBody,
+      dispatch: inProcessDispatch(app, api),
+    }),
+  );
+  app.use(api);
   return app;
 }
 

@@ -4,8 +4,11 @@ import { errorBodySchema } from './schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** JSON Schema (2020-12, what OpenAPI 3.1 uses) of the input side of a zod schema. */
-function jsonSchema(schema: z.ZodType): JsonSchema {
+/**
+ * JSON Schema (2020-12, what OpenAPI 3.1 uses) of the input side of a zod schema. Exported for
+ * the MCP tools, whose input schemas are their routes' (api/mcp/mcp-tools.ts).
+ */
+export function jsonSchema(schema: z.ZodType): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',

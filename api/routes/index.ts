@@ -11,6 +11,7 @@ import { customEventRoutes } from './custom-events.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { emailRoutes } from './emails/index.js';
 import { logRoutes } from './logs.routes.js';
+import { mcpRoutes } from '../mcp/mcp.routes.js';
 import { oauthRoutes } from './oauth/index.js';
 import { receivingRoutes } from './receiving.routes.js';
 import { suppressionRoutes } from './suppressions.routes.js';
@@ -44,6 +45,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...trackingRoutes,
     ...pageRoutes,
     ...oauthRoutes,
+    ...mcpRoutes,
     ...extra,
   ];
   let document: Record<string, unknown> | undefined;

@@ -33,12 +33,21 @@ export class OAuthMetadata {
     };
   }
 
-  protectedResource() {
+  /**
+   * RFC 9728: the document of the resource at `path` (the API: '', the MCP route: '/mcp'). Its
+   * `resource` must be the identifier the well-known suffix was built from, so each path has its own.
+   */
+  protectedResource(path = '') {
     return {
-      resource: this.issuer(),
+      resource: `${this.issuer()}${path}`,
       authorization_servers: [this.issuer()],
       scopes_supported: [...SCOPE_CATALOGUE],
       bearer_methods_supported: ['header'],
     };
+  }
+
+  /** Where protectedResource(path) is served: the well-known prefix, then the resource's path (RFC 9728 3.1). */
+  protectedResourceUrl(path = ''): string {
+    return `${this.issuer()}/.well-known/oauth-protected-resource${path}`;
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MCP_PATH } from '../../mcp/mcp.routes.js';
 import { defineRoute } from '../../route.js';
 
 /** Discovery documents (RFC 8414, RFC 9728): public, on both bases; the issuer is the public URL. */
@@ -27,5 +28,18 @@ export const oauthMetadataRoutes = [
     scope: null,
     responses: { 200: document },
     handler: async ({ services }) => ({ status: 200, body: services.oauthMetadata.protectedResource() }),
+  }),
+  // The MCP route's own document: MCP clients look for the path-suffixed one first, and /mcp's
+  // WWW-Authenticate names it (its `resource` is exactly the URL they called).
+  defineRoute({
+    method: 'GET',
+    path: `/.well-known/oauth-protected-resource${MCP_PATH}`,
+    operationId: 'oauthProtectedResourceMetadataMcp',
+    summary: 'OAuth protected resource metadata (RFC 9728) of the MCP route',
+    tag,
+    permission: 'none',
+    scope: null,
+    responses: { 200: document },
+    handler: async ({ services }) => ({ status: 200, body: services.oauthMetadata.protectedResource(MCP_PATH) }),
   }),
 ];
