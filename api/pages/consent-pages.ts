@@ -10,6 +10,8 @@ const SCOPE_WORDS: Record<string, string> = {
   'billing:read': 'Read your plan, usage and invoices',
   'broadcasts:read': 'Read your broadcasts',
   'broadcasts:write': 'Create, schedule and send broadcasts',
+  'contacts:read': 'Read your contacts, their topics, segments and consent records',
+  'domains:read': 'Read your domains and their DNS records',
   'emails:read': 'Read the emails you sent and their events',
   'emails:send': 'Send email from your verified domains',
   'events:read': 'Read your custom event definitions',
@@ -17,6 +19,7 @@ const SCOPE_WORDS: Record<string, string> = {
   'events:write': 'Create and delete custom event definitions',
   'team:read': 'Read your team’s settings',
   'team:write': 'Change your team’s settings (not its name)',
+  'templates:read': 'Read your templates',
 };
 
 const requestField = (requestId: string) => `<input type="hidden" name="request" value="${escapeHtml(requestId)}">`;

@@ -59,7 +59,7 @@ export const domainRoutes = [
     summary: 'List domains, newest first',
     tag,
     permission: 'full_access',
-    scope: null,
+    scope: 'domains:read',
     query: listDomainsQuerySchema,
     responses: { 200: { description: 'A page of domains', schema: listSchema(domainItem) } },
     handler: async ({ query, caller, services }) => {
@@ -74,7 +74,7 @@ export const domainRoutes = [
     summary: 'Retrieve a domain with its records and their statuses',
     tag,
     permission: 'full_access',
-    scope: null,
+    scope: 'domains:read',
     params,
     isolation,
     responses: { 200: { description: 'The domain', schema: domainDetail } },

@@ -52,7 +52,7 @@ export const templateRoutes = [
     summary: 'List templates, most recently changed first, without content',
     tag,
     permission: 'sending_access',
-    scope: null,
+    scope: 'templates:read',
     query: listTemplatesQuerySchema,
     responses: { 200: { description: 'A page of templates', schema: listSchema(item) } },
     handler: async ({ query, caller, services }) => {
@@ -67,7 +67,7 @@ export const templateRoutes = [
     summary: 'Retrieve a template by id or alias with its current version',
     tag,
     permission: 'sending_access',
-    scope: null,
+    scope: 'templates:read',
     params,
     isolation,
     responses: { 200: { description: 'The template', schema: item } },
@@ -153,7 +153,7 @@ export const templateRoutes = [
     summary: 'Starter templates to create from (POST /templates with starter)',
     tag,
     permission: 'sending_access',
-    scope: null,
+    scope: 'templates:read',
     responses: {
       200: {
         description: 'Every starter',

@@ -11,6 +11,8 @@ export const SCOPE_CATALOGUE = [
   'billing:read',
   'broadcasts:read',
   'broadcasts:write',
+  'contacts:read',
+  'domains:read',
   'emails:read',
   'emails:send',
   'events:read',
@@ -18,6 +20,7 @@ export const SCOPE_CATALOGUE = [
   'events:write',
   'team:read',
   'team:write',
+  'templates:read',
 ] as const;
 
 const KNOWN: ReadonlySet<string> = new Set(SCOPE_CATALOGUE);
