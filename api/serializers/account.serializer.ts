@@ -1,4 +1,5 @@
 import type { SessionCaller, User } from '../../core/accounts/account.types.js';
+import type { InvitationPreview, InvitationView } from '../../core/accounts/invitation.types.js';
 import type { Team } from '../../core/platform/teams/team.types.js';
 
 /** The spec's User shape (never the password hash). */
@@ -30,5 +31,32 @@ export function serializeSession(session: SessionCaller) {
     object: 'session' as const,
     user: serializeUser(session.user),
     current_team: session.team ? serializeSessionTeam(session.team) : null,
+  };
+}
+
+/** Our Invitation shape (the spec shows none): never the token, which only the mail carries. */
+export function serializeInvitation(invitation: InvitationView) {
+  return {
+    object: 'invitation' as const,
+    id: invitation.id,
+    team_id: invitation.teamId,
+    email: invitation.email,
+    role: invitation.role,
+    status: invitation.status,
+    invited_by: invitation.invitedByUserId,
+    created_at: invitation.createdAt.toISOString(),
+    expires_at: invitation.expiresAt.toISOString(),
+  };
+}
+
+/** What the accept page shows the link's holder: the team by name, the address and the role. */
+export function serializeInvitationPreview({ invitation, team }: InvitationPreview) {
+  return {
+    object: 'invitation' as const,
+    team: { id: team.id, name: team.name },
+    email: invitation.email,
+    role: invitation.role,
+    status: invitation.status,
+    expires_at: invitation.expiresAt.toISOString(),
   };
 }

@@ -17,6 +17,8 @@ export type AccountRecoveryDeps = {
   mailer: AccountMailer;
   throttle: AttemptThrottle;
   sessions: SessionService;
+  /** Told of every address just verified (the `invite` policy joins its invitation's team). */
+  onVerified?: (user: User) => Promise<void>;
 };
 
 const invalidToken = () =>
@@ -69,7 +71,9 @@ export class AccountRecoveryService {
       return id;
     });
     if (!userId) throw invalidToken();
-    return (await this.users.findById(userId))!;
+    const user = (await this.users.findById(userId))!;
+    await this.deps.onVerified?.(user);
+    return user;
   }
 
   /**
@@ -95,7 +99,9 @@ export class AccountRecoveryService {
       return id;
     });
     if (!userId) throw invalidToken();
-    return (await this.users.findById(userId))!;
+    const user = (await this.users.findById(userId))!;
+    await this.deps.onVerified?.(user);
+    return user;
   }
 
   /** Retention: tokens that expired more than a day ago. */

@@ -15,6 +15,7 @@ import {
   type User,
 } from './account.types.js';
 import type { AttemptThrottle } from './attempt-throttle.js';
+import type { InvitationService } from './invitation.service.js';
 import type { MfaService } from './mfa.service.js';
 import { MembershipRepository } from './membership.repository.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
@@ -31,6 +32,8 @@ export type AccountServiceDeps = {
   sessions: SessionService;
   recovery: AccountRecoveryService;
   mfa: Pick<MfaService, 'required' | 'startChallenge'>;
+  /** Signup under the `invite` policy joins the invitation's team. */
+  invitations: Pick<InvitationService, 'signup'>;
   /** Creates a team with the default plan, inside `trx` (see TeamService.create). */
   createTeam: (name: string, trx: Knex) => Promise<Team>;
   /** Whether a team exists (the operator's `user create`). */
@@ -56,42 +59,23 @@ export class AccountService {
     this.memberships = new MembershipRepository(deps.knex);
   }
 
-  /** A new user with a team of their own (policy `open`), signed in; a verification mail goes out. */
+  /**
+   * A new user, signed in; a verification mail goes out. Policy `open`: with a team of their own.
+   * Policy `invite`: only an address with a pending invitation, which joins the inviting team.
+   */
   async signup(input: SignupInput): Promise<IssuedSession> {
-    if (this.deps.signup !== 'open') {
-      throw new ForbiddenValidationError(
-        this.deps.signup === 'invite'
-          ? 'Sign-up on this appliance is by invitation only'
-          : 'Sign-up is closed on this appliance: ask its operator for an account',
-      );
+    if (this.deps.signup === 'closed') {
+      throw new ForbiddenValidationError('Sign-up is closed on this appliance: ask its operator for an account');
     }
-    const now = this.deps.clock.now();
-    const passwordHash = await hashPassword(input.password);
-    const user: User = {
-      id: newId(),
-      email: input.email.toLowerCase(),
-      name: input.name || null,
-      emailVerifiedAt: null,
-      createdAt: now,
-    };
-    const team = await this.deps.knex
-      .transaction(async (trx) => {
-        await this.users.insert({ ...user, passwordHash }, trx);
-        const team = await this.deps.createTeam(teamNameFor(user), trx);
-        await this.memberships.link(
-          { userId: user.id, teamId: team.id, email: user.email, name: user.name, role: 'owner', now },
-          trx,
-        );
-        return team;
-      })
-      .catch((err: unknown) => {
-        if (!isUniqueViolation(err)) throw err;
-        throw new UnprocessableValidationError('An account with this e-mail address exists: log in instead', {
-          errors: [{ path: 'email', message: 'is already registered' }],
-        });
+    const issued = await (
+      this.deps.signup === 'invite' ? this.deps.invitations.signup(input) : this.signupWithOwnTeam(input)
+    ).catch((err: unknown) => {
+      if (!isUniqueViolation(err)) throw err;
+      throw new UnprocessableValidationError('An account with this e-mail address exists: log in instead', {
+        errors: [{ path: 'email', message: 'is already registered' }],
       });
-    const issued = await this.deps.sessions.issue(user, team.id);
-    await this.deps.recovery.sendVerification(user);
+    });
+    await this.deps.recovery.sendVerification(issued.session.user);
     return issued;
   }
 
@@ -147,6 +131,28 @@ export class AccountService {
       ? null
       : await this.deps.recovery.issueToken(user.id, 'password_reset', SET_PASSWORD_LIFETIME_MS);
     return { user, created, setPasswordToken };
+  }
+
+  private async signupWithOwnTeam(input: SignupInput): Promise<IssuedSession> {
+    const now = this.deps.clock.now();
+    const passwordHash = await hashPassword(input.password);
+    const user: User = {
+      id: newId(),
+      email: input.email.toLowerCase(),
+      name: input.name || null,
+      emailVerifiedAt: null,
+      createdAt: now,
+    };
+    const team = await this.deps.knex.transaction(async (trx) => {
+      await this.users.insert({ ...user, passwordHash }, trx);
+      const team = await this.deps.createTeam(teamNameFor(user), trx);
+      await this.memberships.link(
+        { userId: user.id, teamId: team.id, email: user.email, name: user.name, role: 'owner', now },
+        trx,
+      );
+      return team;
+    });
+    return this.deps.sessions.issue(user, team.id);
   }
 
   private dummy(): Promise<string> {

@@ -22,6 +22,8 @@ export const TOKEN_LIFETIME_MS: Record<AccountTokenKind, number> = {
   /** Between a correct password and the second factor. */
   mfa_challenge: 5 * 60_000,
 };
+/** A team invitation's link (its token is single-use like the others). */
+export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
 /** The set-password link `mailroom user create` prints (a password_reset token). */
 export const SET_PASSWORD_LIFETIME_MS = 24 * 3_600_000;
 

@@ -9,6 +9,7 @@ import { AccountMailer, type AccountMessage } from './account-mailer.js';
 import { AccountRecoveryService } from './account-recovery.service.js';
 import { AccountService, type SignupPolicy } from './account.service.js';
 import { AttemptThrottle } from './attempt-throttle.js';
+import { InvitationService } from './invitation.service.js';
 import { MfaService } from './mfa.service.js';
 import { SessionService } from './session.service.js';
 
@@ -48,16 +49,23 @@ export function createAccountServices(infra: AccountsInfrastructure) {
   });
   const sessions = new SessionService({ knex, clock, findTeam: infra.findTeam });
   const mailer = new AccountMailer({ send: infra.sendAccountMail, logger: infra.logger, publicUrl: infra.publicUrl });
-  const accountRecovery = new AccountRecoveryService({ knex, clock, mailer, throttle, sessions });
+  const invitations = new InvitationService({ knex, clock, mailer, sessions, findTeam: infra.findTeam });
+  const policy = signupPolicy(config);
+  const accountRecovery = new AccountRecoveryService({
+    ...{ knex, clock, mailer, throttle, sessions },
+    // Under `invite` a signup joins its invitation's team once the address is verified.
+    onVerified: policy === 'invite' ? (user) => invitations.joinAfterVerification(user) : undefined,
+  });
   const mfa = new MfaService({ knex, clock, box: new SecretBox(infra.masterKey), throttle, sessions });
   const accounts = new AccountService({
     knex,
     clock,
-    signup: signupPolicy(config),
+    signup: policy,
     throttle,
     sessions,
     recovery: accountRecovery,
     mfa,
+    invitations,
     createTeam: infra.createTeam,
     teamExists: async (teamId) => Boolean(await infra.findTeam(teamId)),
   });
@@ -65,7 +73,15 @@ export function createAccountServices(infra: AccountsInfrastructure) {
     secureCookies: config.env === 'production',
     publicOrigin: () => new URL(infra.publicUrl()).origin,
   };
-  return { accounts, accountRecovery, accountMailer: mailer, userSessions: sessions, accountMfa: mfa, accountSettings };
+  return {
+    accounts,
+    accountRecovery,
+    accountMailer: mailer,
+    userSessions: sessions,
+    accountMfa: mfa,
+    invitations,
+    accountSettings,
+  };
 }
 
 export type AccountServices = ReturnType<typeof createAccountServices>;

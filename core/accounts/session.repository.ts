@@ -51,6 +51,15 @@ export class SessionRepository {
     await this.knex('user_sessions').where({ id }).update({ current_team_id: teamId });
   }
 
+  /** Live sessions of the user that act in no team yet now act in `teamId`. */
+  async adoptTeam(userId: string, teamId: string): Promise<void> {
+    await this.knex('user_sessions')
+      .where({ user_id: userId })
+      .whereNull('current_team_id')
+      .whereNull('revoked_at')
+      .update({ current_team_id: teamId });
+  }
+
   async revoke(id: string, now: Date): Promise<void> {
     await this.knex('user_sessions').where({ id }).whereNull('revoked_at').update({ revoked_at: now });
   }

@@ -92,6 +92,11 @@ export class SessionService {
     return issued;
   }
 
+  /** The user's sessions without a team (signed up, then joined by invitation) act in `teamId`. */
+  async adoptTeam(userId: string, teamId: string): Promise<void> {
+    await this.sessions.adoptTeam(userId, teamId);
+  }
+
   async revoke(sessionId: string): Promise<void> {
     await this.sessions.revoke(sessionId, this.deps.clock.now());
   }

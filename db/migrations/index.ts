@@ -65,6 +65,7 @@ import { createOAuthClients } from './20261126-0080-create-oauth-clients.js';
 import { createOAuthGrants } from './20261126-0081-create-oauth-grants.js';
 import { createOAuthCodes } from './20261126-0082-create-oauth-codes.js';
 import { createOAuthTokens } from './20261126-0083-create-oauth-tokens.js';
+import { createTeamInvitations } from './20261126-0084-create-team-invitations.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -134,4 +135,5 @@ export const migrations: Migration[] = [
   createOAuthGrants,
   createOAuthCodes,
   createOAuthTokens,
+  createTeamInvitations,
 ];

@@ -382,9 +382,11 @@ export const configSchema = z
       .object({
         /**
          * Who may create a dashboard account with POST /auth/signup: `closed` (only the operator,
-         * `mailroom user create`), `invite` (only an address with a pending invitation; until
-         * invitations exist this refuses like `closed`), `open` (anyone; the new user gets a
-         * team of their own). Unset: `closed` when env is production, else `open`.
+         * `mailroom user create`), `invite` (only an address with a pending team invitation; the
+         * new user joins the inviting team once the address is verified), `open` (anyone; the new
+         * user gets a team of their own). Under every policy an invitation's link (POST
+         * /auth/invitations/accept) still creates the account. Unset: `closed` when env is
+         * production, else `open`.
          */
         signup: z.enum(['closed', 'invite', 'open']).optional(),
         /**

@@ -3,6 +3,7 @@ import { MAX_JSON_DEPTH } from '../../api/request-body.js';
 import { signup } from '../helpers/accounts.js';
 import { errorShape, request, type RequestOptions } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
+import { accessToken } from './mcp/mcp-fixture.js';
 
 /**
  * JSON bodies nest at most MAX_JSON_DEPTH levels. Generated from /openapi.json: every route
@@ -13,7 +14,9 @@ import { startTestApp } from '../helpers/test-app.js';
  */
 const app = await startTestApp();
 t.teardown(() => app.close());
-const { token } = await app.createTeam('Deep JSON');
+const { token, teamId } = await app.createTeam('Deep JSON');
+// /mcp takes only an OAuth access token.
+const mcpToken = await accessToken(app, teamId, ['emails:read']);
 // Session routes take the dashboard's cookie (and its Origin), not a key.
 const { cookie } = await signup(app, 'deep-json@example.com');
 const origin = new URL(app.url).origin;
@@ -35,6 +38,7 @@ const targets = Object.entries(doc.paths).flatMap(([path, methods]) =>
       path: path.replace(/\{[^}]+\}/g, '0196f0e0-0000-7000-8000-000000000000'),
       example: op.requestBody!.content!['application/json']!.example,
       session: op['x-svc-permission'] === 'session',
+      mcp: path === '/mcp',
     })),
 );
 
@@ -52,9 +56,10 @@ for (const target of targets) {
         bodies.push([`example with a deep ${field}`, JSON.stringify({ ...target.example, [field]: nested(3000) })]);
     }
     if (Array.isArray(target.example)) bodies.push(['example items nested deep', JSON.stringify([nested(3000)])]);
+    const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const credential: RequestOptions = target.session
-      ? { headers: { 'content-type': 'application/json', cookie, origin } }
-      : { token, headers: { 'content-type': 'application/json' } };
+      ? { headers: { ...json, cookie, origin } }
+      : { token: target.mcp ? mcpToken : token, headers: json };
     for (const [label, rawBody] of bodies) {
       const res = await request(app.url, target.path, { method: target.method, rawBody, ...credential });
       const error = errorShape(t, res, 400, 'validation_error');

@@ -140,4 +140,11 @@ export const resourceFactories: Record<
     });
     return grantId;
   },
+  invitation: async (app, team) => {
+    const { accounts, userSessions, invitations } = app.runtime.services;
+    const email = `owner-${team.teamId}@example.com`;
+    const { user } = await accounts.createByOperator({ email, teamId: team.teamId, role: 'owner' });
+    const owner = await userSessions.resolve((await userSessions.issue(user, team.teamId)).token);
+    return (await invitations.create(owner!, { email: `invitee-${team.teamId}@example.com`, role: 'member' })).id;
+  },
 };

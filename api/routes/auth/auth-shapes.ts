@@ -63,3 +63,31 @@ export const mfaEnrolmentShape = z.object({
 });
 /** MfaStatus once confirmed, plus the recovery codes: shown this once only. */
 export const mfaConfirmedShape = mfaStatusShape.extend({ recovery_codes: z.array(z.string()) });
+
+const invitationRole = z.enum(['admin', 'member']);
+const invitationStatus = z.enum(['pending', 'accepted', 'revoked', 'expired']);
+/** Our Invitation shape (the spec shows none); the token is never in it. */
+export const invitationShape = z.object({
+  object: z.literal('invitation'),
+  id: z.string(),
+  team_id: z.string(),
+  email: z.string(),
+  role: invitationRole,
+  status: invitationStatus,
+  invited_by: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export const invitationRevokedShape = z.object({
+  object: z.literal('invitation'),
+  id: z.string(),
+  revoked: z.literal(true),
+});
+export const invitationPreviewShape = z.object({
+  object: z.literal('invitation'),
+  team: z.object({ id: z.string(), name: z.string() }),
+  email: z.string(),
+  role: invitationRole,
+  status: invitationStatus,
+  expires_at: z.string(),
+});

@@ -143,11 +143,24 @@ t.test('the retention job removes ended sessions and expired tokens a day after 
   const { cookie } = await signup(app, 'ray@example.com');
   const { knex } = app.runtime.db;
   const user = await knex('users').where({ email: 'ray@example.com' }).first();
+  const invited = await asBrowser(app, '/auth/invitations', cookie, {
+    method: 'POST',
+    body: { email: 'rae@example.com' },
+  });
+  t.equal(invited.status, 201, invited.text);
   await asBrowser(app, '/auth/logout', cookie, { method: 'POST', body: {} });
-  t.same(await job.run(app.runtime.services), { sessions: 0, account_tokens: 0 }, 'nothing ended a day ago');
+  t.same(
+    await job.run(app.runtime.services),
+    { sessions: 0, account_tokens: 0, invitations: 0 },
+    'nothing ended a day ago',
+  );
   later(73 * 3_600_000);
   const result = await job.run(app.runtime.services);
   t.ok(result.sessions! >= 1 && result.account_tokens! >= 1, JSON.stringify(result));
   t.equal((await knex('user_sessions').where({ user_id: user.id })).length, 0);
   t.equal((await knex('account_tokens').where({ user_id: user.id })).length, 0);
+  t.equal((await knex('team_invitations').where({ id: invited.body.id })).length, 1, 'invitations stay 90 days');
+  later(90 * 86_400_000);
+  t.ok((await job.run(app.runtime.services)).invitations! >= 1);
+  t.equal((await knex('team_invitations').where({ id: invited.body.id })).length, 0);
 });
