@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { Secret, TOTP } from 'otpauth';
 import t from 'tap';
+import { browserSkipReason, launchChromium } from '../helpers/browser.js';
 import { asBrowser, signup } from '../helpers/accounts.js';
 import { errorShape, request } from '../helpers/http.js';
 import { movableClock } from '../helpers/clock.js';
@@ -18,17 +18,14 @@ import { discover, insecure, refresh, registerClient, revoke } from '../api/oaut
  * the API, refreshes, is caught replaying a rotated refresh token, and revokes. Runs in the
  * SQLite pass only, like the other browser test.
  */
-const CHROMIUM = process.env.MAILROOM_CHROMIUM ?? '/usr/bin/chromium';
+const skipped = browserSkipReason();
 
-if (process.env.MAILROOM_TEST_DATABASE_URL) {
-  t.plan(0, 'the browser test runs in the SQLite pass only (MAILROOM_TEST_DATABASE_URL is set)');
-} else if (!existsSync(CHROMIUM) && !process.env.CI) {
-  t.plan(0, `chromium is not installed at ${CHROMIUM} (apt install chromium)`);
+if (skipped) {
+  t.plan(0, skipped);
 } else {
-  const { chromium } = await import('playwright-core');
   const clock = movableClock();
   const app = await startTestApp({ clock });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   t.teardown(async () => {
     await browser.close();
     await app.close();

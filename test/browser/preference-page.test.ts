@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { browserSkipReason, launchChromium } from '../helpers/browser.js';
 import { request } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
 
@@ -10,16 +11,13 @@ import { startTestApp } from '../helpers/test-app.js';
  * choices made by clicking labels, saved by the form, kept after a reload, with JavaScript off
  * (the page must not need it). Runs in the SQLite pass only; under CI chromium must be there.
  */
-const CHROMIUM = process.env.MAILROOM_CHROMIUM ?? '/usr/bin/chromium';
+const skipped = browserSkipReason();
 
-if (process.env.MAILROOM_TEST_DATABASE_URL) {
-  t.plan(0, 'the browser test runs in the SQLite pass only (MAILROOM_TEST_DATABASE_URL is set)');
-} else if (!existsSync(CHROMIUM) && !process.env.CI) {
-  t.plan(0, `chromium is not installed at ${CHROMIUM} (apt install chromium)`);
+if (skipped) {
+  t.plan(0, skipped);
 } else {
-  const { chromium } = await import('playwright-core');
   const app = await startTestApp();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   const shots = mkdtempSync(join(tmpdir(), 'mailroom-shots-'));
   t.teardown(async () => {
     await browser.close();
