@@ -18,12 +18,15 @@ import { createCampaignServices } from '../core/campaigns/campaigns.services.js'
 import { createAutomationServices } from '../core/automations/automations.services.js';
 import { createCustomEventServices } from '../core/custom-events/custom-events.services.js';
 import { BillingService } from '../core/platform/billing/billing.service.js';
+import { ContentAccess } from '../core/platform/billing/content-access.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createOAuthServices } from '../core/oauth/oauth.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
 import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
 import { sendEmailSchema } from '../core/sending/emails/email.schemas.js';
+import { EmailShareService } from '../core/sending/emails/share/email-share.service.js';
+import { receivedEmailLoader, sentEmailLoader } from '../core/sending/emails/share/shared-email-loaders.js';
 import { NotFoundError } from '../lib/errors.js';
 
 export type Infrastructure = {
@@ -115,6 +118,17 @@ export function createServices(infra: Infrastructure) {
     countEmails: sending.countEmails,
     memberCount: async (teamId) => (await platform.teams.members(teamId)).length,
   });
+  // Over quota, a team sees its emails' metadata but not their content (403 email_above_quota).
+  const contentAccess = new ContentAccess({ clock: infra.clock, countEmails: sending.countEmails });
+  // Share links show sent or received emails: built here, where both groups exist.
+  const emailShares = new EmailShareService({
+    knex,
+    clock: infra.clock,
+    publicUrl: infra.publicUrl,
+    sent: sentEmailLoader(sending.emails),
+    received: receivedEmailLoader(receiving.receivedEmails),
+    assertContentAvailable: async (teamId) => contentAccess.assertAvailable(await platform.teams.get(teamId)),
+  });
   // Dashboard accounts; their mail goes through the ordinary acceptance path as the operator's team.
   const { mailFrom, mailTeamId } = infra.config.accounts;
   const accounts = createAccountServices({
@@ -155,6 +169,8 @@ export function createServices(infra: Infrastructure) {
     ...customEvents,
     ...automations,
     billing,
+    contentAccess,
+    emailShares,
     lookupCache,
     units,
   };

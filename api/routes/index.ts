@@ -17,6 +17,7 @@ import { receivingRoutes } from './receiving.routes.js';
 import { suppressionRoutes } from './suppressions.routes.js';
 import { operationRoutes } from './operations.routes.js';
 import { pageRoutes } from './pages.routes.js';
+import { emailSharePageRoutes } from './email-share-pages.routes.js';
 import { teamRoutes } from './team.routes.js';
 import { templateRoutes } from './templates.routes.js';
 import { trackingRoutes } from './tracking.routes.js';
@@ -44,6 +45,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...automationRoutes,
     ...trackingRoutes,
     ...pageRoutes,
+    ...emailSharePageRoutes,
     ...oauthRoutes,
     ...mcpRoutes,
     ...extra,

@@ -96,14 +96,14 @@ export const receivingRoutes = [
     query: z.object({ html_format: z.enum(['data_uri', 'cid']).optional() }).strict(),
     isolation: { param: 'email_id', resource: 'received_email' },
     responses: { 200: { description: 'The received email', schema: receivedDetail } },
-    handler: async ({ params, query, caller, services }) => ({
-      status: 200,
-      body: serializeReceivedEmail(
-        await services.receivedEmails.get(caller.team.id, params.email_id, {
-          keepCidLinks: query.html_format === 'cid',
-        }),
-      ),
-    }),
+    handler: async ({ params, query, caller, services }) => {
+      const email = await services.receivedEmails.get(caller.team.id, params.email_id, {
+        keepCidLinks: query.html_format === 'cid',
+      });
+      // Content, as for sent emails: over quota this is 403 email_above_quota (the list keeps metadata).
+      await services.contentAccess.assertAvailable(caller.team);
+      return { status: 200, body: serializeReceivedEmail(email) };
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -117,13 +117,11 @@ export const receivingRoutes = [
     query: withPageRules(z.object({ ...pageQueryShape }).strict()),
     isolation: { param: 'email_id', resource: 'received_email' },
     responses: { 200: { description: 'The attachments', schema: listSchema(attachmentSchema) } },
-    handler: async ({ params, caller, services }) => ({
-      status: 200,
-      body: listEnvelope(
-        (await services.receivedEmails.attachments(caller.team.id, params.email_id)).map(serializeReceivedAttachment),
-        false,
-      ),
-    }),
+    handler: async ({ params, caller, services }) => {
+      const attachments = await services.receivedEmails.attachments(caller.team.id, params.email_id);
+      await services.contentAccess.assertAvailable(caller.team);
+      return { status: 200, body: listEnvelope(attachments.map(serializeReceivedAttachment), false) };
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -136,12 +134,15 @@ export const receivingRoutes = [
     params: z.object({ email_id: uuidParam('Received email id'), attachment_id: uuidParam('Attachment id') }),
     isolation: { param: 'email_id', resource: 'received_email' },
     responses: { 200: { description: 'The attachment', schema: attachmentSchema } },
-    handler: async ({ params, caller, services }) => ({
-      status: 200,
-      body: serializeReceivedAttachment(
-        await services.receivedEmails.attachment(caller.team.id, params.email_id, params.attachment_id),
-      ),
-    }),
+    handler: async ({ params, caller, services }) => {
+      const attachment = await services.receivedEmails.attachment(
+        caller.team.id,
+        params.email_id,
+        params.attachment_id,
+      );
+      await services.contentAccess.assertAvailable(caller.team);
+      return { status: 200, body: serializeReceivedAttachment(attachment) };
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -154,12 +155,16 @@ export const receivingRoutes = [
     params: z.object({ email_id: z.string().max(64) }),
     query: signedLinkQuery,
     responses: { 200: { description: 'The message as received', contentType: 'message/rfc822' } },
-    handler: async ({ params, query, services }) =>
-      servedFile(
-        'message.eml',
-        'message/rfc822',
-        await services.receivedEmails.downloadRaw(params.email_id, query.expires, query.signature),
-      ),
+    handler: async ({ params, query, services }) => {
+      const { teamId, bytes } = await services.receivedEmails.downloadRaw(
+        params.email_id,
+        query.expires,
+        query.signature,
+      );
+      // A link minted before the team went over quota stops serving the bytes until it is back under.
+      await services.contentAccess.assertAvailable(await services.teams.get(teamId));
+      return servedFile('message.eml', 'message/rfc822', bytes);
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -173,12 +178,13 @@ export const receivingRoutes = [
     query: signedLinkQuery,
     responses: { 200: { description: 'The file', contentType: 'application/octet-stream' } },
     handler: async ({ params, query, services }) => {
-      const { attachment, bytes } = await services.receivedEmails.downloadAttachment(
+      const { teamId, attachment, bytes } = await services.receivedEmails.downloadAttachment(
         params.email_id,
         params.attachment_id,
         query.expires,
         query.signature,
       );
+      await services.contentAccess.assertAvailable(await services.teams.get(teamId));
       return servedFile(attachment.filename, attachment.contentType, bytes);
     },
   }),

@@ -72,11 +72,12 @@ export class ReceivedEmailService {
   }
 
   /** The raw-source link: a valid, unexpired signature gives the message exactly as received. */
-  async downloadRaw(id: string, expires: string, signature: string): Promise<Buffer> {
+  /** The raw message behind a signed link, with its team (whose quota decides whether it is served). */
+  async downloadRaw(id: string, expires: string, signature: string): Promise<{ teamId: string; bytes: Buffer }> {
     const email = await this.byValidLink(id, id, expires, signature, 'received-raw');
     const raw = email ? await this.rawOf(email) : null;
-    if (!raw) throw new NotFoundError('Message not found or link expired');
-    return raw;
+    if (!email || !raw) throw new NotFoundError('Message not found or link expired');
+    return { teamId: email.teamId, bytes: raw };
   }
 
   async downloadAttachment(id: string, attachmentId: string, expires: string, signature: string) {
@@ -88,7 +89,7 @@ export class ReceivedEmailService {
     const raw = email && attachment ? await this.rawOf(email) : null;
     const content = raw ? (await parseReceived(raw)).attachments[attachment!.index]?.content : undefined;
     if (!attachment || !content) throw new NotFoundError('Attachment not found or link expired');
-    return { attachment, bytes: content };
+    return { teamId: email!.teamId, attachment, bytes: content };
   }
 
   private async byValidLink(

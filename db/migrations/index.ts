@@ -66,6 +66,7 @@ import { createOAuthGrants } from './20261126-0081-create-oauth-grants.js';
 import { createOAuthCodes } from './20261126-0082-create-oauth-codes.js';
 import { createOAuthTokens } from './20261126-0083-create-oauth-tokens.js';
 import { createTeamInvitations } from './20261126-0084-create-team-invitations.js';
+import { createEmailShareLinks } from './20261126-0087-create-email-share-links.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -136,4 +137,5 @@ export const migrations: Migration[] = [
   createOAuthCodes,
   createOAuthTokens,
   createTeamInvitations,
+  createEmailShareLinks,
 ];

@@ -3,6 +3,7 @@ import { advanceAutomationsJob } from './advance-automations.job.js';
 import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
 import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
 import { purgeAccountSessionsJob } from './purge-account-sessions.job.js';
+import { purgeEmailShareLinksJob } from './purge-email-share-links.job.js';
 import { purgeConsentRecordsJob } from './purge-consent-records.job.js';
 import { purgeContactImportFilesJob } from './purge-contact-import-files.job.js';
 import { purgeDeliveriesJob } from './purge-deliveries.job.js';
@@ -31,6 +32,7 @@ export const jobs: Job[] = [
   purgeReceivedEmailsJob,
   purgeDeliveriesJob,
   verifyDomainsJob,
+  purgeEmailShareLinksJob,
   rollupMetricsJob,
   purgeMetricsJob,
   purgeWebhookDeliveriesJob,

@@ -48,14 +48,12 @@ export const emailAttachmentRoutes = [
         schema: z.object({ object: z.literal('list'), has_more: z.boolean(), data: z.array(attachmentSchema) }),
       },
     },
-    handler: async ({ params, caller, services }) => ({
-      status: 200,
-      body: {
-        object: 'list',
-        has_more: false,
-        data: (await services.emails.attachments(caller.team.id, params.email_id)).map(serialize),
-      },
-    }),
+    handler: async ({ params, caller, services }) => {
+      const attachments = await services.emails.attachments(caller.team.id, params.email_id);
+      // Over quota, attachments are content: 403 email_above_quota (see content-access.ts).
+      await services.contentAccess.assertAvailable(caller.team);
+      return { status: 200, body: { object: 'list', has_more: false, data: attachments.map(serialize) } };
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -68,10 +66,11 @@ export const emailAttachmentRoutes = [
     params: z.object({ email_id: uuidParam('Email id'), attachment_id: uuidParam('Attachment id') }),
     isolation: { param: 'email_id', resource: 'email' },
     responses: { 200: { description: 'The attachment', schema: attachmentSchema } },
-    handler: async ({ params, caller, services }) => ({
-      status: 200,
-      body: serialize(await services.emails.attachment(caller.team.id, params.email_id, params.attachment_id)),
-    }),
+    handler: async ({ params, caller, services }) => {
+      const attachment = await services.emails.attachment(caller.team.id, params.email_id, params.attachment_id);
+      await services.contentAccess.assertAvailable(caller.team);
+      return { status: 200, body: serialize(attachment) };
+    },
   }),
   defineRoute({
     method: 'GET',
@@ -90,6 +89,8 @@ export const emailAttachmentRoutes = [
         query.expires,
         query.signature,
       );
+      // A link minted before the team went over quota stops serving the bytes until it is back under.
+      await services.contentAccess.assertAvailable(await services.teams.get(attachment.teamId));
       return servedFile(attachment.filename ?? null, attachment.contentType, bytes);
     },
   }),

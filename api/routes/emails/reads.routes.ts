@@ -47,6 +47,8 @@ export const emailReadRoutes = [
     responses: { 200: { description: 'The email', schema: item } },
     handler: async ({ params, caller, services }) => {
       const { email, bodies } = await services.emails.get(caller.team.id, params.email_id);
+      // The bodies are content: over quota this is 403 email_above_quota (GET /emails keeps the metadata).
+      await services.contentAccess.assertAvailable(caller.team);
       return { status: 200, body: serializeEmail(email, bodies) };
     },
   }),
