@@ -13,6 +13,10 @@ export type ErrorDetails = {
   label?: string;
   found?: { type: string; value: string };
   suggestion?: string;
+  /** DNS UPDATE refusals: the server's RCODE (REFUSED, NOTAUTH...), the TSIG error and the zone. */
+  rcode?: string;
+  tsig_error?: string;
+  zone?: string;
   [key: string]: unknown;
 };
 

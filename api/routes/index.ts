@@ -8,6 +8,8 @@ import { billingRoutes } from './billing.routes.js';
 import { broadcastRoutes } from './campaigns/broadcasts.routes.js';
 import { automationRoutes } from './automations.routes.js';
 import { customEventRoutes } from './custom-events.routes.js';
+import { domainClaimRoutes } from './domain-claims.routes.js';
+import { domainAutoConfigureRoutes } from './domain-auto-configure.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { emailRoutes } from './emails/index.js';
 import { logRoutes } from './logs.routes.js';
@@ -29,7 +31,10 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...operationRoutes,
     ...authRoutes,
     ...apiKeyRoutes,
+    // Before the domain routes: /domains/claim is not /domains/:domain_id.
+    ...domainClaimRoutes,
     ...domainRoutes,
+    ...domainAutoConfigureRoutes,
     // Before the email routes: /emails/receiving is not /emails/:email_id.
     ...receivingRoutes,
     ...emailRoutes,

@@ -14,6 +14,9 @@ import type { EventLog } from '../events/log/event-log.js';
 import type { TeamService } from '../platform/teams/team.service.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryService } from './deliveries/delivery.service.js';
+import { DomainClaimChecks } from './domains/claims/domain-claim-checks.js';
+import { DomainClaimService } from './domains/claims/domain-claim.service.js';
+import { createDomainAutoConfigure } from './domains/auto-configure/domain-auto-configure.service.js';
 import { DomainVerificationService } from './domains/domain-verification.service.js';
 import { DomainService } from './domains/domain.service.js';
 import { recordTargets } from './domains/record-targets.js';
@@ -68,6 +71,20 @@ export function createSendingServices(infra: SendingInfrastructure) {
     events,
     cache: infra.lookupCache,
   });
+  // Claims sit on top of domains: the domain service asks them through hooks, never imports them.
+  const domainClaims = new DomainClaimService({ knex, clock, domains });
+  domains.attachClaims(domainClaims.hooks);
+  // Auto-configure (DNS UPDATE) keeps managed domains' zones in step on rotation and deletion.
+  const domainAutoConfigure = createDomainAutoConfigure({
+    knex,
+    clock,
+    lookup,
+    targets,
+    events,
+    domains,
+    dns: config.dns,
+  });
+  domains.attachManagedZone(domainAutoConfigure);
   const suppressions = new SuppressionService({ knex, clock, events });
   const templates = new TemplateService({ knex, clock });
   const simulatorDomain = config.sandbox.simulatorDomain.toLowerCase();
@@ -134,7 +151,10 @@ export function createSendingServices(infra: SendingInfrastructure) {
       },
       instrumentHtml: (html, id, domain) => tracking.instrument(html, id, domain),
     }),
+    domainAutoConfigure,
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
+    domainClaims,
+    domainClaimChecks: new DomainClaimChecks({ knex, clock, lookup, events, domains, cache: infra.lookupCache }),
     simulatorDomain,
   };
 }

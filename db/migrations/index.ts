@@ -66,6 +66,8 @@ import { createOAuthGrants } from './20261126-0081-create-oauth-grants.js';
 import { createOAuthCodes } from './20261126-0082-create-oauth-codes.js';
 import { createOAuthTokens } from './20261126-0083-create-oauth-tokens.js';
 import { createTeamInvitations } from './20261126-0084-create-team-invitations.js';
+import { createDomainClaims } from './20261126-0085-create-domain-claims.js';
+import { addDomainsManaged } from './20261126-0086-add-domains-managed.js';
 import { createEmailShareLinks } from './20261126-0087-create-email-share-links.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
@@ -137,5 +139,7 @@ export const migrations: Migration[] = [
   createOAuthCodes,
   createOAuthTokens,
   createTeamInvitations,
+  createDomainClaims,
+  addDomainsManaged,
   createEmailShareLinks,
 ];

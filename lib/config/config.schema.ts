@@ -16,6 +16,25 @@ const egressAddress = z.union([
     })
     .strict(),
 ]);
+/** A zone on the operator's own primary DNS server that accepts TSIG-signed updates from us. */
+const dnsUpdateZone = z
+  .object({
+    /** The zone apex, e.g. example.com. */
+    zone: z
+      .string()
+      .min(1)
+      .transform((zone) => zone.toLowerCase().replace(/\.$/, '')),
+    /** The primary server's address (the one that accepts updates). */
+    server: z.string().min(1),
+    port: z.number().int().min(1).max(65535).default(53),
+    /** The TSIG key's name, as in the server's `key "<name>"` statement. */
+    keyName: z.string().min(1),
+    keyAlgorithm: z.enum(['hmac-sha256']).default('hmac-sha256'),
+    keySecretFile: z.string().min(1),
+    /** TTL of the records published, in seconds. */
+    ttl: z.number().int().min(60).max(86400).default(3600),
+  })
+  .strict();
 const regionPool = z
   .object({ ips: z.array(egressAddress).min(1).default(['127.0.0.1']) })
   .strict()
@@ -271,6 +290,15 @@ export const configSchema = z
         /** Resolvers for domain verification, host[:port]; empty uses the system resolver. */
         servers: z.array(z.string().min(1)).default([]),
         timeoutMs: z.number().int().min(100).max(30000).default(3000),
+        /**
+         * Zones this appliance may publish domains' records in by DNS UPDATE (RFC 2136, TSIG
+         * signed): POST /domains/{id}/auto-configure and `mailroom domain auto-configure`. A
+         * domain uses the longest zone it is in. Config file only (a list of objects); the key
+         * secret stays in its file (a bare base64 secret or `tsig-keygen` output), read at each use.
+         */
+        updateZones: z.array(dnsUpdateZone).default([]),
+        /** How long to wait for a DNS UPDATE answer, in ms. */
+        updateTimeoutMs: z.number().int().min(100).max(60000).default(10000),
       })
       .strict()
       .prefault({}),

@@ -1,5 +1,6 @@
 import type { Job } from '../job.js';
 import { advanceAutomationsJob } from './advance-automations.job.js';
+import { checkDomainClaimsJob } from './check-domain-claims.job.js';
 import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
 import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
 import { purgeAccountSessionsJob } from './purge-account-sessions.job.js';
@@ -32,6 +33,7 @@ export const jobs: Job[] = [
   purgeReceivedEmailsJob,
   purgeDeliveriesJob,
   verifyDomainsJob,
+  checkDomainClaimsJob,
   purgeEmailShareLinksJob,
   rollupMetricsJob,
   purgeMetricsJob,

@@ -147,4 +147,12 @@ export const resourceFactories: Record<
     const owner = await userSessions.resolve((await userSessions.issue(user, team.teamId)).token);
     return (await invitations.create(owner!, { email: `invitee-${team.teamId}@example.com`, role: 'member' })).id;
   },
+  // A claim needs a name another team verified: a third team holds it (marked verified, no DNS).
+  domain_claim: async (app, team) => {
+    const name = `claimed-${Math.random().toString(36).slice(2, 8)}.test`;
+    const owner = await app.createTeam('Claimed owner', 'unlimited');
+    await markedVerifiedDomain(app, owner.teamId, name);
+    const res = await request(app.url, '/domains/claim', { method: 'POST', token: team.token, body: { name } });
+    return res.body.domain_id;
+  },
 };

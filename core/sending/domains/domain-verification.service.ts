@@ -41,6 +41,7 @@ export class DomainVerificationService {
   /** POST /domains/{id}/verify: starts a verification round and checks at once. */
   async verify(teamId: string, id: string): Promise<DomainView> {
     const { domain } = await this.deps.domains.get(teamId, id);
+    await this.deps.domains.assertNotAwaitingClaim(domain);
     const now = this.deps.clock.now();
     const restarted: Domain = {
       ...domain,

@@ -30,6 +30,7 @@ function toDomain(row: Row): Domain {
     lastCheckedAt: readNullableTimestamp(row.last_checked_at),
     nextCheckAt: readNullableTimestamp(row.next_check_at),
     checkAttempts: Number(row.check_attempts ?? 0),
+    managed: readBoolean(row.managed ?? false),
   };
 }
 
@@ -57,6 +58,7 @@ function toRow(domain: Partial<Domain>): Row {
     ['lastCheckedAt', 'last_checked_at', (v) => v],
     ['nextCheckAt', 'next_check_at', (v) => v],
     ['checkAttempts', 'check_attempts', (v) => v],
+    ['managed', 'managed', (v) => v],
   ];
   const row: Row = {};
   for (const [key, column, convert] of map) if (domain[key] !== undefined) row[column] = convert(domain[key] as never);

@@ -23,7 +23,14 @@ import { DomainRepository } from './domain.repository.js';
 import type { ReservedDomainNames } from './reserved-names.js';
 import { findHiddenCharacter } from '../../../lib/text/hidden-characters.js';
 import type { CreateDomainInput, UpdateDomainInput } from './domain.schemas.js';
-import { RECEIVING_REGIONS, type DkimAlgorithm, type DkimKey, type Domain, type DomainView } from './domain.types.js';
+import {
+  RECEIVING_REGIONS,
+  type DkimAlgorithm,
+  type DkimKey,
+  type Domain,
+  type DomainView,
+  type ManagedZone,
+} from './domain.types.js';
 import { domainStatusOf } from './domain-verifier.js';
 import { publicDomain } from './domain.shape.js';
 
@@ -42,18 +49,51 @@ export type DomainServiceDeps = {
   cache: LookupCache;
 };
 
+/**
+ * What the claims feature (core/sending/domains/claims, which sits on top of this service)
+ * answers for domains; attached once at wiring, so this file never imports it.
+ */
+export type DomainClaimHooks = {
+  /** Whether this domain is a placeholder whose claim is still running. */
+  awaitingClaim(domainId: string): Promise<boolean>;
+  /** Whether `teamId` may start a claim on `name` now (the `claimable` of 409 resource_locked). */
+  claimable(teamId: string, name: string): Promise<boolean>;
+  /** The domain is being deleted: a running claim through it is canceled in the same transaction. */
+  onRemove(trx: Knex, domain: Domain): Promise<void>;
+};
+
+/** A claim creates its placeholder through create(): the name may then be verified elsewhere. */
+export type CreateDomainOptions = { claim?: (trx: Knex, view: DomainView) => Promise<void> };
+
 /** Labels tried, in order, when the caller leaves custom_return_path out. */
 const RETURN_PATH_CANDIDATES = ['send', ...Array.from({ length: 9 }, (_, i) => `send${i + 1}`), 'mailroom-bounces'];
 
 /** Domains of a team: creation with every rule of the spec, reads, updates and deletion. */
 export class DomainService {
   readonly repository: DomainRepository;
+  private claims?: DomainClaimHooks;
+  private managedZone?: ManagedZone;
 
   constructor(private readonly deps: DomainServiceDeps) {
     this.repository = new DomainRepository(deps.knex);
   }
 
-  async create(team: Team, input: CreateDomainInput): Promise<DomainView> {
+  attachClaims(hooks: DomainClaimHooks): void {
+    this.claims = hooks;
+  }
+
+  /** Auto-configure (built on this service): keeps a managed domain's zone in step. */
+  attachManagedZone(zone: ManagedZone): void {
+    this.managedZone = zone;
+  }
+
+  private zoneOf(domain: Domain): ManagedZone | undefined {
+    if (!domain.managed) return undefined;
+    if (!this.managedZone) throw new Error('DomainService: a managed domain needs attachManagedZone() at wiring');
+    return this.managedZone;
+  }
+
+  async create(team: Team, input: CreateDomainInput, options: CreateDomainOptions = {}): Promise<DomainView> {
     const hidden = findHiddenCharacter(input.name);
     if (hidden)
       throw new UnprocessableValidationError(
@@ -77,7 +117,7 @@ export class DomainService {
     const sending = input.capabilities?.sending ?? 'enabled';
     const receiving = input.capabilities?.receiving ?? 'disabled';
     this.assertCapabilities(sending === 'enabled', receiving === 'enabled', input.region);
-    await this.assertNameAvailable(team, name);
+    await this.assertNameAvailable(team, name, Boolean(options.claim));
 
     const zone = await findZone(this.deps.lookup, name);
     const spf = spfValue(this.deps.targets.regionIps[input.region]);
@@ -119,6 +159,7 @@ export class DomainService {
       lastCheckedAt: null,
       nextCheckAt: null,
       checkAttempts: 0,
+      managed: false,
     };
     const keys = (['rsa', ...(input.dkim_ed25519 ? ['ed25519' as const] : [])] as DkimAlgorithm[]).map((algorithm) =>
       this.newKey(domain.id, algorithm, 'active', now),
@@ -129,6 +170,7 @@ export class DomainService {
       for (const key of keys) await repository.insertKey(key);
       const view = this.view(domain, keys);
       await this.deps.events.record(team.id, 'domain.created', eventData(view), trx);
+      await options.claim?.(trx, view);
     });
     return this.view(domain, keys);
   }
@@ -174,11 +216,23 @@ export class DomainService {
 
   async remove(teamId: string, id: string): Promise<Domain> {
     const view = await this.get(teamId, id);
+    // Managed: the records leave the zone first; a refused update keeps the domain to retry.
+    await this.zoneOf(view.domain)?.removeRecords(view);
     await this.deps.knex.transaction(async (trx) => {
+      await this.claims?.onRemove(trx, view.domain);
       await new DomainRepository(trx).delete(view.domain.id);
       await this.deps.events.record(teamId, 'domain.deleted', eventData(view), trx);
     });
     return view.domain;
+  }
+
+  /** A placeholder's records are verified only once its claim completed (else two teams would hold the name). */
+  async assertNotAwaitingClaim(domain: Domain): Promise<void> {
+    if (await this.claims?.awaitingClaim(domain.id)) {
+      throw new ResourceLockedError(
+        `The claim on ${domain.name} is still running; its records can be verified once it completes`,
+      );
+    }
   }
 
   /**
@@ -192,12 +246,17 @@ export class DomainService {
       throw new ResourceLockedError(`A ${algorithm} key rotation is already waiting for its DNS record`);
     }
     const key = this.newKey(domain.id, algorithm, 'pending', this.deps.clock.now());
+    // Managed: the record is in the zone before the key exists, so a refused update stores nothing.
+    const zone = this.zoneOf(domain);
+    await zone?.publishKey(domain, key);
     const view = this.view(domain, [...keys, key]);
     await this.deps.knex.transaction(async (trx) => {
       await new DomainRepository(trx).insertKey(key);
       await this.deps.events.record(teamId, 'domain.updated', eventData(view), trx);
     });
-    return view;
+    if (!zone) return view;
+    await zone.rotated(teamId, domain.id);
+    return this.get(teamId, domain.id);
   }
 
   /** The keys that sign for a domain now (active ones), private halves unsealed; for the MTA. */
@@ -296,15 +355,24 @@ export class DomainService {
     }
   }
 
-  private async assertNameAvailable(team: Team, name: string): Promise<void> {
+  /** `claiming`: the name may be verified by another team (a claim's placeholder). */
+  private async assertNameAvailable(team: Team, name: string, claiming = false): Promise<void> {
     const existing = await this.repository.findByName(name);
-    if (existing.some((domain) => domain.teamId === team.id)) {
+    const ours = existing.find((domain) => domain.teamId === team.id);
+    if (ours && (await this.claims?.awaitingClaim(ours.id))) {
+      throw new ResourceLockedError(`A claim by this team on ${name} is already running`, { claimable: false });
+    }
+    if (ours) {
       throw new UnprocessableValidationError(`The domain ${name} has already been added to this team`, {
         errors: [{ path: 'name', message: 'already added' }],
       });
     }
-    if (existing.some((domain) => domain.teamId !== team.id && domain.status === 'verified')) {
-      throw new ResourceLockedError(`The domain ${name} is verified by another team`);
+    if (!claiming && existing.some((domain) => domain.teamId !== team.id && domain.status === 'verified')) {
+      const claimable = this.claims ? await this.claims.claimable(team.id, name) : undefined;
+      throw new ResourceLockedError(
+        `The domain ${name} is verified by another team${claimable ? '; claim it with POST /domains/claim' : ''}`,
+        { claimable },
+      );
     }
     if ((await this.repository.countForTeam(team.id)) >= team.plan.limits.domain_limit) {
       throw new UnprocessableValidationError(

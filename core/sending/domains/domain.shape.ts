@@ -27,7 +27,7 @@ export function publicDomain({ domain, records }: DomainView) {
     custom_return_path: domain.customReturnPath,
     receiving_host: domain.receivingHost,
     tls: domain.tls,
-    managed: false,
+    managed: domain.managed,
     records: records.map((record) => ({
       record: record.record,
       name: record.name,

@@ -37,6 +37,8 @@ export type Domain = {
   lastCheckedAt: Date | null;
   nextCheckAt: Date | null;
   checkAttempts: number;
+  /** The appliance publishes the records itself by DNS UPDATE (auto-configure). */
+  managed: boolean;
 };
 
 export type DkimAlgorithm = 'rsa' | 'ed25519';
@@ -74,3 +76,17 @@ export type DnsRecord = {
 
 /** A domain as the API shows it: the row and each expected DNS record with its last check. */
 export type DomainView = { domain: Domain; records: Array<DnsRecord & { status: RecordStatus }> };
+
+/**
+ * What the domain service asks of auto-configure for a managed domain (its records published
+ * by DNS UPDATE): implemented in auto-configure/, handed in at wiring, so this folder does not
+ * depend on it.
+ */
+export type ManagedZone = {
+  /** A rotated key's record, published before the key is stored. */
+  publishKey(domain: Domain, key: DkimKey): Promise<void>;
+  /** After the rotated key is stored: verify it, and drop the records of retired keys. */
+  rotated(teamId: string, domainId: string): Promise<void>;
+  /** Before the domain is deleted: its records leave the zone. */
+  removeRecords(view: DomainView): Promise<void>;
+};
