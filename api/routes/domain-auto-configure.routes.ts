@@ -1,27 +1,8 @@
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { domainDetail } from './domain-shapes.js';
 import { uuidParam } from '../schemas.js';
 import { serializeDomain } from '../serializers/domain.serializer.js';
-
-const record = z.object({
-  record: z.string(),
-  name: z.string(),
-  type: z.string(),
-  ttl: z.string(),
-  status: z.string(),
-  value: z.string(),
-  priority: z.number().optional(),
-});
-const domainDetail = z
-  .object({
-    object: z.literal('domain'),
-    id: z.string(),
-    name: z.string(),
-    status: z.string(),
-    managed: z.boolean(),
-    records: z.array(record),
-  })
-  .passthrough();
 
 /**
  * Auto-configure (issue 23): the appliance publishes the domain's records in the operator's own

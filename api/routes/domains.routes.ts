@@ -6,6 +6,7 @@ import {
   updateDomainSchema,
 } from '../../core/sending/domains/domain.schemas.js';
 import { listEnvelope } from '../../core/shared/pagination/list-query.js';
+import { domainDetail, domainItem } from './domain-shapes.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
 import { serializeDomain, serializeDomainItem } from '../serializers/domain.serializer.js';
@@ -13,26 +14,6 @@ import { serializeDomain, serializeDomainItem } from '../serializers/domain.seri
 const tag = 'domains';
 const params = z.object({ domain_id: uuidParam('Domain id') });
 const isolation = { param: 'domain_id', resource: 'domain' };
-const record = z.object({
-  record: z.string(),
-  name: z.string(),
-  type: z.string(),
-  ttl: z.string(),
-  status: z.string(),
-  value: z.string(),
-  priority: z.number().optional(),
-});
-const domainItem = z
-  .object({
-    object: z.literal('domain'),
-    id: z.string(),
-    name: z.string(),
-    status: z.string(),
-    created_at: z.string(),
-    region: z.string(),
-  })
-  .passthrough();
-const domainDetail = domainItem.extend({ records: z.array(record) });
 const ref = z.object({ object: z.literal('domain'), id: z.string() });
 
 export const domainRoutes = [
