@@ -78,6 +78,9 @@ async function run() {
     }
     t.same(await bind.txt('_dmarc.mail.example.test'), ['v=DMARC1; p=none'], 'a DMARC policy where none was');
     t.equal((await call('GET', `/domains/${id}`)).body.managed, true);
+    const updates = await app.runtime.db.knex('events').where({ type: 'domain.updated' });
+    const managedEvent = updates.map((e) => JSON.parse(e.data)).find((d) => d.id === id && d.managed === true);
+    t.ok(managedEvent, 'the team hears of it: domain.updated with managed: true');
 
     // Again: RRsets are replaced, not doubled; the DMARC policy now there is left alone.
     const again = await call('POST', `/domains/${id}/auto-configure`);

@@ -181,6 +181,20 @@ export class DomainService {
     return this.view(domain, await this.repository.keysOf(domain.id));
   }
 
+  /**
+   * Auto-configure published the domain's records: it is managed from now on (rotation and
+   * deletion update its zone), and the team hears of it as of any change (domain.updated).
+   */
+  async markManaged(teamId: string, domain: Domain): Promise<void> {
+    if (domain.managed) return;
+    const next: Domain = { ...domain, managed: true, updatedAt: this.deps.clock.now() };
+    const keys = await this.repository.keysOf(domain.id);
+    await this.deps.knex.transaction(async (trx) => {
+      await new DomainRepository(trx).update(domain.id, { managed: true, updatedAt: next.updatedAt });
+      await this.deps.events.record(teamId, 'domain.updated', eventData(this.view(next, keys)), trx);
+    });
+  }
+
   async list(teamId: string, page: PageQuery) {
     return this.repository.listForTeam(teamId, page);
   }

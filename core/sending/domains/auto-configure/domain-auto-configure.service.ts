@@ -32,7 +32,7 @@ export class DomainAutoConfigureService implements ManagedZone {
     // YXRRSET) leaves the rest published.
     await applyUpdate(zone, dmarcUpdate(domain, zone.zone, zone.ttl), this.deps.timeoutMs, ['YXRRSET']);
     // Before verifying: the verification round writes the row it read, managed included.
-    if (!domain.managed) await this.deps.domains.repository.update(domain.id, { managed: true });
+    await this.deps.domains.markManaged(teamId, domain);
     return this.deps.verification.verify(teamId, domain.id);
   }
 
