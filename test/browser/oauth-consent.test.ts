@@ -8,7 +8,7 @@ import { asBrowser, signup } from '../helpers/accounts.js';
 import { errorShape, request } from '../helpers/http.js';
 import { movableClock } from '../helpers/clock.js';
 import { startTestApp } from '../helpers/test-app.js';
-import { discover, insecure, refresh, registerClient, revoke } from '../api/oauth/oauth-fixture.js';
+import { discover, exchange as exchangeCode, refresh, registerClient, revoke } from '../api/oauth/oauth-fixture.js';
 
 /**
  * The whole OAuth code flow as an integrator's app and a person see it: oauth4webapi registers
@@ -47,20 +47,13 @@ if (skipped) {
     redirect_uris: [REDIRECT_URI],
   });
   /** The app's side once the browser is back: check the answer, exchange the code with the verifier. */
-  async function exchange(callback: URL, flow: { state: string; verifier: string }) {
-    const params = oauth.validateAuthResponse(as, client, callback, flow.state);
-    const redirectUri = REDIRECT_URI;
-    const response = await oauth.authorizationCodeGrantRequest(
+  const exchange = (callback: URL, flow: { state: string; verifier: string }) =>
+    exchangeCode(
       as,
       client,
-      oauth.None(),
-      params,
-      redirectUri,
-      flow.verifier,
-      insecure,
+      { callback: oauth.validateAuthResponse(as, client, callback, flow.state), ...flow },
+      REDIRECT_URI,
     );
-    return oauth.processAuthorizationCodeResponse(as, client, response);
-  }
 
   /** The authorization URL the app sends the person to, and what it keeps to check the answer. */
   async function authorizationUrl(scope: string) {

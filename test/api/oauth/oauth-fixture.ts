@@ -61,13 +61,14 @@ export async function exchange(
   as: oauth.AuthorizationServer,
   client: oauth.Client,
   approval: { callback: URLSearchParams; verifier: string },
+  redirectUri = REDIRECT_URI,
 ): Promise<oauth.TokenEndpointResponse> {
   const response = await oauth.authorizationCodeGrantRequest(
     as,
     client,
     oauth.None(),
     approval.callback,
-    REDIRECT_URI,
+    redirectUri,
     approval.verifier,
     insecure,
   );
