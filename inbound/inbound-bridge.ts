@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { rmSync } from 'node:fs';
 import type { Runtime } from '../app/runtime.js';
 import type { InboundEnvelope } from '../core/receiving/received-email.types.js';
+import { mimeLimitExceeded } from '../lib/mail/mime-limits.js';
 
 /** What the plugins post at RCPT. */
 type RcptQuestion = { recipient?: unknown; sender?: unknown; remote_ip?: unknown };
@@ -43,7 +44,8 @@ function envelopeOf(req: IncomingMessage): InboundEnvelope {
 /**
  * The Unix-socket HTTP endpoint our Haraka plugins call: POST /rcpt (accept, reject or defer a
  * recipient) and POST /messages (store a message durably, then answer its id). Any failure here
- * is a 503 the plugin turns into 451: the sending server keeps the message and retries.
+ * is a 503 the plugin turns into 451: the sending server keeps the message and retries; only a
+ * message refused for itself (too large, too many MIME parts) is answered as permanent (554).
  */
 export function startInboundBridge(runtime: Runtime, socketPath: string): Promise<Server> {
   const { services, logger, config, metrics } = runtime;
@@ -89,6 +91,15 @@ export function startInboundBridge(runtime: Runtime, socketPath: string): Promis
           : null;
     if (!handler) return answer(res, 404, { message: 'not found' });
     handler(req, res).catch((err: unknown) => {
+      // A message the parser refuses for its own structure fails the same way on every retry:
+      // refused permanently (the plugin answers 554 5.6.0), not deferred as our failure.
+      const refusal = req.url === '/messages' ? mimeLimitExceeded(err) : undefined;
+      if (refusal) {
+        logger.warn({ reason: refusal }, 'inbound: message refused');
+        metrics.inboundMessages.inc({ outcome: 'refused' });
+        if (!res.headersSent) answer(res, 554, { message: `Message refused: ${refusal}`, permanent: true });
+        return;
+      }
       logger.error({ err, path: req.url }, 'inbound: our failure; the sender is told to retry (451)');
       if (req.url === '/messages') metrics.inboundMessages.inc({ outcome: 'failed' });
       else metrics.inboundRecipients.inc({ decision: 'failed' });

@@ -7,6 +7,7 @@ import {
   type SMTPServerSession,
 } from 'smtp-server';
 import type { Runtime } from '../app/runtime.js';
+import { AuthAttemptRefused, AuthFailureThrottle } from './auth-failure-throttle.js';
 import { MessageSubmitter } from './message-submitter.js';
 import { replyError, smtpReplyFor } from './smtp-replies.js';
 import { submissionPorts } from './submission-ports.js';
@@ -22,7 +23,8 @@ type SessionUser = { token: string };
 /**
  * SMTP submission (RFC 6409) for applications that speak only SMTP: AUTH PLAIN or LOGIN with
  * any user name and an API key as the password, after STARTTLS unless
- * `submission.allowInsecureAuth`; an implicit-TLS port beside it when a certificate is
+ * `submission.allowInsecureAuth` (AUTH is advertised only then), failed attempts limited across
+ * connections (see AuthFailureThrottle); an implicit-TLS port beside it when a certificate is
  * configured. Each message goes through the same acceptance as POST /emails (see
  * MessageSubmitter) and is answered `250 2.0.0 Ok: queued as <email id>` only once it is
  * durably accepted; a refusal gets the SMTP code that matches the API's answer.
@@ -32,6 +34,11 @@ export async function startSubmissionServer(runtime: Runtime): Promise<Submissio
   const settings = config.submission;
   const ports = submissionPorts(config);
   const submitter = new MessageSubmitter({ services, clock, logger });
+  const authFailures = new AuthFailureThrottle(runtime.kv, {
+    perCredential: settings.authFailuresPerCredential,
+    perSource: settings.authFailuresPerSource,
+    windowSeconds: settings.authFailureWindowSeconds,
+  });
   const tls =
     settings.certFile && settings.keyFile
       ? { cert: readFileSync(settings.certFile), key: readFileSync(settings.keyFile) }
@@ -51,19 +58,47 @@ export async function startSubmissionServer(runtime: Runtime): Promise<Submissio
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: settings.allowInsecureAuth,
     maxClients: settings.maxClients,
-    // The same checks as the API's error body, per message: a failure of ours is 451, never 5xx.
+    // AUTH is offered (in EHLO) only where it may be used: after STARTTLS on the plain port
+    // unless allowInsecureAuth. A session with AUTH disabled is not held to authentication by
+    // smtp-server, so onMailFrom refuses it itself.
+    onConnect(session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      if (!session.secure && !settings.allowInsecureAuth) session.disabledCommands = ['AUTH'];
+      callback();
+    },
+    onSecure(_socket: unknown, session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      session.disabledCommands = undefined;
+      callback();
+    },
+    // Failed attempts are limited across connections (AuthFailureThrottle); then the same checks
+    // as the API's, per message: a failure of ours is 451, never 5xx.
     onAuth(
       auth: SMTPServerAuthentication,
-      _session: SMTPServerSession,
+      session: SMTPServerSession,
       callback: (err: Error | null | undefined, response?: { user: SessionUser }) => void,
     ) {
       const token = auth.password ?? '';
-      submitter.authenticate(token).then(
-        () => callback(null, { user: { token } }),
-        (err: unknown) => callback(replyError(smtpReplyFor(err))),
-      );
+      const wrongCredential = (err: unknown) => smtpReplyFor(err).code === 535;
+      authFailures
+        .attempt(token, session.remoteAddress, () => submitter.authenticate(token), wrongCredential)
+        .then(
+          () => callback(null, { user: { token } }),
+          (err: unknown) => {
+            if (err instanceof AuthAttemptRefused)
+              logger.info({ client: clientOf(session) }, 'submission: AUTH refused, too many failed attempts');
+            callback(replyError(err instanceof AuthAttemptRefused ? err.reply : smtpReplyFor(err)));
+          },
+        );
     },
     onMailFrom(_address: unknown, session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      if (!session.user)
+        return callback(
+          replyError({
+            code: 530,
+            message: session.secure
+              ? '5.7.0 Authentication required'
+              : '5.7.0 Must issue a STARTTLS command first, then AUTH',
+          }),
+        );
       submitter.admit(userOf(session).token, clientOf(session)).then(
         () => callback(),
         (err: unknown) => callback(replyError(smtpReplyFor(err))),

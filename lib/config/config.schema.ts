@@ -273,6 +273,17 @@ export const configSchema = z
           .default(40 * 1024 * 1024),
         /** Connections served at once per process. */
         maxClients: z.number().int().min(1).max(10_000).default(200),
+        /**
+         * Failed AUTH attempts allowed per presented credential (kept as a hash, never in clear)
+         * per authFailureWindowSeconds, across connections and processes (shared through Redis
+         * when configured); past it AUTH is answered 454 4.7.0 without checking the credential.
+         * Successful attempts take nothing.
+         */
+        authFailuresPerCredential: z.number().int().min(1).max(10_000).default(10),
+        /** Failed AUTH attempts allowed per client address (an IPv6 client: per /64) per window. */
+        authFailuresPerSource: z.number().int().min(1).max(100_000).default(50),
+        /** The window the AUTH failure limits refill over, in seconds (default 15 minutes). */
+        authFailureWindowSeconds: z.number().int().min(60).max(86_400).default(900),
       })
       .strict()
       .prefault({}),

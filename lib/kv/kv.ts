@@ -17,6 +17,12 @@ export interface KeyValueStore {
   readonly kind: 'redis' | 'memory';
   /** Takes one token from the bucket `key` (capacity tokens, refilled at ratePerSecond). */
   takeToken(key: string, capacity: number, ratePerSecond: number): Promise<TokenBucketResult>;
+  /**
+   * Gives back one token takeToken took from `key` (never above capacity): for limits that only
+   * count failures, which take a token before the check (so concurrent attempts cannot all pass
+   * one last token) and return it when the attempt did not fail.
+   */
+  returnToken(key: string, capacity: number, ratePerSecond: number): Promise<void>;
   /** Sets key to value only if absent; true when set. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   get(key: string): Promise<string | null>;
@@ -43,4 +49,17 @@ export function refillBucket(
     msUntilFull: Math.ceil(((capacity - tokens) * 1000) / ratePerSecond),
     msUntilToken: allowed ? 0 : Math.ceil(((1 - tokens) * 1000) / ratePerSecond),
   };
+}
+
+/** The state after returning one token to a bucket (Redis runs the same steps in Lua); absent is full. */
+export function refundBucket(
+  state: { tokens: number; updatedMs: number } | undefined,
+  capacity: number,
+  ratePerSecond: number,
+  nowMs: number,
+): { tokens: number; msUntilFull: number } {
+  if (!state) return { tokens: capacity, msUntilFull: 0 };
+  const elapsed = Math.max(0, nowMs - state.updatedMs);
+  const tokens = Math.min(capacity, state.tokens + (elapsed * ratePerSecond) / 1000 + 1);
+  return { tokens, msUntilFull: Math.ceil(((capacity - tokens) * 1000) / ratePerSecond) };
 }

@@ -29,6 +29,26 @@ if allowed == 0 then token_ms = math.ceil((1 - tokens) * 1000 / rate) end
 return { allowed, math.floor(tokens), full_ms, token_ms }
 `;
 
+/** One token back into the bucket (never above capacity); mirrors refundBucket(). Absent is full. */
+const RETURN_TOKEN = `
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
+if not state[1] then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local elapsed = math.max(0, now - tonumber(state[2]))
+local tokens = math.min(capacity, tonumber(state[1]) + elapsed * rate / 1000 + 1)
+local full_ms = math.ceil((capacity - tokens) * 1000 / rate)
+if full_ms <= 0 then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(now))
+  redis.call('PEXPIRE', KEYS[1], full_ms + 1000)
+end
+return 1
+`;
+
 export class RedisKeyValueStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
@@ -44,6 +64,7 @@ export class RedisKeyValueStore implements KeyValueStore {
       retryStrategy: (times) => Math.min(times * 200, 2000),
     });
     this.redis.defineCommand('mailroomTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+    this.redis.defineCommand('mailroomReturnToken', { numberOfKeys: 1, lua: RETURN_TOKEN });
     // Connection errors surface on the commands that need Redis (answered 503); keep the
     // process alive meanwhile instead of crashing on an unhandled 'error' event.
     this.redis.on('error', () => {});
@@ -70,6 +91,13 @@ export class RedisKeyValueStore implements KeyValueStore {
       ratePerSecond,
     );
     return { allowed: allowed === 1, remaining: remaining!, msUntilFull: msUntilFull!, msUntilToken: msUntilToken! };
+  }
+
+  async returnToken(key: string, capacity: number, ratePerSecond: number): Promise<void> {
+    this.assertReachable();
+    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number>>)
+      .mailroomReturnToken!;
+    await command.call(this.redis, this.prefix + key, capacity, ratePerSecond);
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {

@@ -1,5 +1,6 @@
-import { simpleParser, type AddressObject, type EmailAddress } from 'mailparser';
+import { simpleParser, type AddressObject, type EmailAddress, type ParsedMail } from 'mailparser';
 import { UnprocessableValidationError } from '../../../lib/errors.js';
+import { MIME_LIMIT_OPTIONS, mimeLimitExceeded } from '../../../lib/mail/mime-limits.js';
 import { isApplianceHeader } from './header-rules.js';
 
 /** Headers a submitted message carries that the appliance writes itself (beside those the API refuses). */
@@ -24,6 +25,45 @@ function mailboxes(header: AddressObject | AddressObject[] | undefined): string[
   return flat.filter((entry) => entry.address).map(mailboxText);
 }
 
+/** C0 controls (but TAB) and DEL: refused in a decoded header value, as POST /emails refuses them in custom headers. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+/** The first header whose decoded text (the Subject, an address's display name) has a control character. */
+function headerWithControlCharacter(parsed: ParsedMail): string | undefined {
+  if (parsed.subject !== undefined && CONTROL_CHARACTER.test(parsed.subject)) return 'Subject';
+  const named: Array<[string, AddressObject | AddressObject[] | undefined]> = [
+    ['From', parsed.from],
+    ['To', parsed.to],
+    ['Cc', parsed.cc],
+    ['Reply-To', parsed.replyTo],
+  ];
+  for (const [header, value] of named) {
+    const objects = value === undefined ? [] : Array.isArray(value) ? value : [value];
+    const entries = objects.flatMap((object) => object.value.flatMap((entry) => [entry, ...(entry.group ?? [])]));
+    if (entries.some((entry) => CONTROL_CHARACTER.test(entry.name ?? ''))) return header;
+  }
+  return undefined;
+}
+
+/** The message parsed; one the parser refuses for its structure is the sender's to fix (422, 550 5.6.0). */
+async function parse(raw: Buffer): Promise<ParsedMail> {
+  try {
+    return await simpleParser(raw, {
+      skipHtmlToText: true,
+      skipTextToHtml: true,
+      skipImageLinks: true,
+      keepCidLinks: true,
+      ...MIME_LIMIT_OPTIONS,
+    });
+  } catch (err) {
+    const reason = mimeLimitExceeded(err);
+    if (!reason) throw err;
+    throw new UnprocessableValidationError(`The message cannot be accepted: ${reason}`, {
+      errors: [{ path: 'message', message: reason }],
+    });
+  }
+}
+
 const addressOf = (mailbox: string) => (/<([^<>]+)>$/.exec(mailbox)?.[1] ?? mailbox).toLowerCase();
 
 /**
@@ -41,12 +81,14 @@ export async function submittedMessageToSendInput(
   raw: Buffer,
   envelopeRecipients: string[],
 ): Promise<Record<string, unknown>> {
-  const parsed = await simpleParser(raw, {
-    skipHtmlToText: true,
-    skipTextToHtml: true,
-    skipImageLinks: true,
-    keepCidLinks: true,
-  });
+  const parsed = await parse(raw);
+  const controlled = headerWithControlCharacter(parsed);
+  if (controlled) {
+    const problem = 'may not contain control characters other than tab (raw or encoded)';
+    throw new UnprocessableValidationError(`The ${controlled} header ${problem}`, {
+      errors: [{ path: controlled === 'Subject' ? 'subject' : controlled.toLowerCase(), message: problem }],
+    });
+  }
   const from = mailboxes(parsed.from);
   const to = mailboxes(parsed.to);
   const cc = mailboxes(parsed.cc);

@@ -1,4 +1,7 @@
 import t from 'tap';
+import { AttemptThrottle } from '../../../core/accounts/attempt-throttle.js';
+import { RateLimitExceededError } from '../../../lib/errors.js';
+import { MemoryKeyValueStore } from '../../../lib/kv/memory-kv.js';
 import { asBrowser, login, signup } from '../../helpers/accounts.js';
 import { errorShape } from '../../helpers/http.js';
 import { startTestApp } from '../../helpers/test-app.js';
@@ -30,4 +33,35 @@ t.test('per address: the limit spans accounts; reset requests have their own buc
   const limited = errorShape(t, await reset('someone@example.com'), 429, 'rate_limit_exceeded');
   t.match(limited.message, /Too many attempts/);
   t.ok(Number((await reset('someone@example.com')).headers.get('retry-after')) >= 1);
+});
+
+t.test('a bucket of ten per 15 minutes holds through pauses: login and MFA verify', async (t) => {
+  // The throttle on the in-process store with a clock the test moves (the store's sweep runs
+  // on that clock): the probe's sequence of ten failures, 130 s of silence, ten more.
+  let now = Date.parse('2030-01-01T00:00:00Z');
+  const kv = new MemoryKeyValueStore({ now: () => now });
+  t.teardown(() => kv.close());
+  const throttle = new AttemptThrottle(kv, { perAccount: 10, perIp: 50 });
+  const attempt = (action: string) =>
+    throttle.take(action, 'target@example.com', '192.0.2.7').then(
+      () => 'checked',
+      (err: unknown) => {
+        t.type(err, RateLimitExceededError);
+        return `429 retry-after ${(err as RateLimitExceededError).headers?.['retry-after']}`;
+      },
+    );
+  for (const action of ['login', 'mfa']) {
+    const first = [];
+    for (let i = 0; i < 11; i++) first.push(await attempt(action));
+    t.same(first, [...Array(10).fill('checked'), '429 retry-after 90'], `${action}: ten checked, then 429`);
+    now += 130_000;
+    const second = [];
+    for (let i = 0; i < 10; i++) second.push(await attempt(action));
+    t.same(
+      second,
+      ['checked', ...Array(9).fill('429 retry-after 50')],
+      `${action}: after 130 s idle floor(130/90) = 1 more attempt is checked, not 10`,
+    );
+    now += 15 * 60_000;
+  }
 });
