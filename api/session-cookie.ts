@@ -3,20 +3,28 @@ import { SESSION_ABSOLUTE_MS } from '../core/accounts/account.types.js';
 /**
  * The dashboard session cookie: `mailroom_session`, HttpOnly (no script reads it), SameSite=Lax
  * (not sent on cross-site POSTs; the Origin check in session-auth.ts covers the rest), Path=/
- * (both bases and the dashboard), Secure in production, Max-Age until the session's absolute
- * expiry (the idle limit is enforced by the server).
+ * (both bases and the dashboard), Max-Age until the session's absolute expiry (the idle limit is
+ * enforced by the server), and Secure whenever `services.accountSettings.secureCookies` says so
+ * (an https public URL, or production: see cookiesAreSecure).
  */
 export const SESSION_COOKIE = 'mailroom_session';
 
+/**
+ * Every Set-Cookie value the appliance emits is built here, so every cookie has the same
+ * attributes and follows the same Secure rule; pass `services.accountSettings.secureCookies`.
+ */
+function setCookie(name: string, value: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${name}=${value}; Max-Age=${maxAgeSeconds}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
 /** The cookie of a new session (lasting SESSION_ABSOLUTE_MS). */
 export function sessionCookie(token: string, secure: boolean): string {
-  const maxAge = Math.floor(SESSION_ABSOLUTE_MS / 1000);
-  return `${SESSION_COOKIE}=${token}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return setCookie(SESSION_COOKIE, token, Math.floor(SESSION_ABSOLUTE_MS / 1000), secure);
 }
 
 /** Tells the browser to drop the cookie (logout). */
 export function clearedSessionCookie(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return setCookie(SESSION_COOKIE, '', 0, secure);
 }
 
 /** The session token of a Cookie header, if there is one. */

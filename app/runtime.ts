@@ -128,6 +128,8 @@ export async function createRuntime(
     publicUrl,
     metrics,
     async close() {
+      // Reset mails answered before the shutdown began are finished, not dropped.
+      await services.accountRecovery.drain();
       await services.processLease.stop();
       await spool.close();
       await kv.close();

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AccountTokenKind } from './account.types.js';
 
-/** The account_tokens table (verification and reset tokens), found by the token's SHA-256. */
+/** The account_tokens table (verification, reset and MFA-challenge tokens), found by the token's SHA-256. */
 export class AccountTokenRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -34,9 +34,22 @@ export class AccountTokenRepository {
     return updated === 1 ? String(row.user_id) : undefined;
   }
 
+  /**
+   * Uses up every outstanding token of the user of these kinds (a password change: links that
+   * set a password, challenges that proved the old one). Marked used, not deleted: a link that
+   * comes back gets the answer of any used one, and retention removes the rows as before.
+   */
+  async spendAllOfUser(userId: string, kinds: readonly AccountTokenKind[], now: Date, trx: Knex): Promise<number> {
+    return trx('account_tokens')
+      .where({ user_id: userId })
+      .whereIn('kind', [...kinds])
+      .whereNull('used_at')
+      .update({ used_at: now });
+  }
+
   /** The user of an unused, unexpired token, leaving it unused (an MFA challenge survives a wrong code). */
-  async peek(kind: AccountTokenKind, tokenHash: string, now: Date): Promise<string | undefined> {
-    const row = await this.knex('account_tokens')
+  async peek(kind: AccountTokenKind, tokenHash: string, now: Date, trx: Knex = this.knex): Promise<string | undefined> {
+    const row = await trx('account_tokens')
       .where({ token_hash: tokenHash, kind })
       .whereNull('used_at')
       .where('expires_at', '>', now)

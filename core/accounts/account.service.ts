@@ -18,6 +18,7 @@ import type { AttemptThrottle } from './attempt-throttle.js';
 import type { InvitationService } from './invitation.service.js';
 import type { MfaService } from './mfa.service.js';
 import { MembershipRepository } from './membership.repository.js';
+import { PasswordChange } from './password-change.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import type { SessionService } from './session.service.js';
 import { UserRepository } from './user.repository.js';
@@ -51,12 +52,14 @@ const wrongCredentials = () => new InvalidApiKeyError('Wrong e-mail address or p
 export class AccountService {
   private readonly users: UserRepository;
   private readonly memberships: MembershipRepository;
+  private readonly passwords: PasswordChange;
   /** Hashed once, on the first unknown address: its check costs what a real one does. */
   private dummyHash: Promise<string> | undefined;
 
   constructor(private readonly deps: AccountServiceDeps) {
     this.users = new UserRepository(deps.knex);
     this.memberships = new MembershipRepository(deps.knex);
+    this.passwords = new PasswordChange(deps.knex);
   }
 
   /**
@@ -98,6 +101,8 @@ export class AccountService {
    * The operator's `user create`: the user (created, or found by address) becomes a member of
    * the team with `role`. Without a password, the answer carries a one-time set-password token
    * valid 24 hours. Operator-created addresses count as verified: the operator vouches for them.
+   * A password given for an existing user is a password change (PasswordChange): their sessions
+   * end and their outstanding reset and set-password links die.
    */
   async createByOperator(input: {
     email: string;
@@ -120,7 +125,10 @@ export class AccountService {
         createdAt: now,
       };
       if (!existing) await this.users.insert({ ...user, passwordHash }, trx);
-      else if (passwordHash) await this.users.setPassword(user.id, passwordHash, now, trx);
+      else if (passwordHash) {
+        await this.passwords.lock(user.id, trx);
+        await this.passwords.apply(user.id, passwordHash, now, trx);
+      }
       await this.memberships.link(
         { userId: user.id, teamId: input.teamId, email, name: user.name, role: input.role, now },
         trx,

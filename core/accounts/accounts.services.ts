@@ -30,11 +30,25 @@ export type AccountsInfrastructure = {
 
 /** What the API needs to know about sessions beyond the services: cookie and CSRF settings. */
 export type AccountSettings = {
-  /** The session cookie is Secure in production (served over https behind the proxy). */
-  secureCookies: boolean;
+  /** Whether every cookie the appliance sets is Secure (cookiesAreSecure, read on each use). */
+  readonly secureCookies: boolean;
   /** The origin cookie-authenticated writes must come from (see api/session-auth.ts). */
   publicOrigin: () => string;
 };
+
+/**
+ * The one rule for the Secure attribute of every cookie the appliance sets: whenever the public
+ * URL (api.publicUrl) is https, whatever the env, and always in production, where TLS may end at
+ * a proxy in front of a URL configured without it. A URL that does not parse errs towards Secure.
+ */
+export function cookiesAreSecure(env: Config['env'], publicUrl: string): boolean {
+  if (env === 'production') return true;
+  try {
+    return new URL(publicUrl).protocol === 'https:';
+  } catch {
+    return true;
+  }
+}
 
 export function signupPolicy(config: Config): SignupPolicy {
   return config.accounts.signup ?? (config.env === 'production' ? 'closed' : 'open');
@@ -52,7 +66,7 @@ export function createAccountServices(infra: AccountsInfrastructure) {
   const invitations = new InvitationService({ knex, clock, mailer, sessions, findTeam: infra.findTeam });
   const policy = signupPolicy(config);
   const accountRecovery = new AccountRecoveryService({
-    ...{ knex, clock, mailer, throttle, sessions },
+    ...{ knex, clock, mailer, throttle, logger: infra.logger },
     // Under `invite` a signup joins its invitation's team once the address is verified.
     onVerified: policy === 'invite' ? (user) => invitations.joinAfterVerification(user) : undefined,
   });
@@ -70,7 +84,10 @@ export function createAccountServices(infra: AccountsInfrastructure) {
     teamExists: async (teamId) => Boolean(await infra.findTeam(teamId)),
   });
   const accountSettings: AccountSettings = {
-    secureCookies: config.env === 'production',
+    // A getter: without api.publicUrl the URL is only known once the server listens.
+    get secureCookies() {
+      return cookiesAreSecure(config.env, infra.publicUrl());
+    },
     publicOrigin: () => new URL(infra.publicUrl()).origin,
   };
   return {

@@ -56,6 +56,14 @@ export class UserRepository {
     return row?.password_hash ?? null;
   }
 
+  /**
+   * Locks the user's row until `trx` ends (MySQL; SQLite has one writer anyway): password changes
+   * of one user then run one after the other, each taking the user's row before any token row.
+   */
+  async lock(id: string, trx: Knex): Promise<void> {
+    await trx('users').where({ id }).forUpdate().first('id');
+  }
+
   async setPassword(id: string, passwordHash: string, now: Date, trx: Knex = this.knex): Promise<void> {
     await trx('users').where({ id }).update({ password_hash: passwordHash, updated_at: now });
   }
