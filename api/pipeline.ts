@@ -16,6 +16,7 @@ import {
   InvalidPermissionError,
 } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
+import { requestAudience } from './mcp/in-process-dispatch.js';
 import { readUpload } from './multipart-body.js';
 import { queryObject, type ReadBody } from './request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
@@ -163,7 +164,7 @@ async function authenticate(ctx: Context, services: Services): Promise<Caller> {
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new MissingApiKeyError('Missing API key: send Authorization: Bearer <API_KEY>');
-  return services.apiKeys.authenticate(match[1]!);
+  return services.apiKeys.authenticate(match[1]!, requestAudience(ctx));
 }
 
 function authorize(route: RouteDef, caller: Caller): void {

@@ -54,13 +54,21 @@ export function jsonBodyReader(limit: number): (ctx: Context) => Promise<ReadBod
 
 const noop = async () => {};
 
+/**
+ * The headers of every answer that refuses a body over its limit (the JSON API's 400, the pages'
+ * and the OAuth endpoints' 413): the rest of the body is not read, so the connection cannot serve
+ * another request. Connection: close makes Node end it once the answer is out; without it the
+ * client would keep sending into a kept-alive connection that nobody reads, and wait.
+ */
+export function oversizedBodyHeaders(): Record<string, string> {
+  return { connection: 'close' };
+}
+
 function refusal(err: BodyError, limit: number): Error {
   if (err.type === 'entity.too.large') {
-    // Connection: close makes Node end the connection once the answer is out (the rest of the
-    // body is not read); without it the client would keep sending into a kept-alive connection.
     return new ValidationError(`Request body is larger than ${limit} bytes`, {
       errors: [{ path: '', message: `must be at most ${limit} bytes` }],
-      headers: { connection: 'close' },
+      headers: oversizedBodyHeaders(),
     });
   }
   if (err instanceof SyntaxError || err.type === 'entity.parse.failed') {

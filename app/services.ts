@@ -155,7 +155,7 @@ export function createServices(infra: Infrastructure) {
       perDay: infra.config.oauth.registrationsPerDay,
     },
   });
-  platform.apiKeys.acceptOAuthTokens((token) => oauth.oauthTokens.authenticate(token));
+  platform.apiKeys.acceptOAuthTokens((token, audience) => oauth.oauthTokens.authenticate(token, audience));
   return {
     ...platform,
     ...accounts,

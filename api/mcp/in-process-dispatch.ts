@@ -1,6 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type Koa from 'koa';
+import type { Audience } from '../../core/platform/auth/caller.js';
 
 export type InProcessRequest = {
   method: string;
@@ -11,11 +12,25 @@ export type InProcessRequest = {
   body?: string;
   /** The client's address, as the outer request resolved it (the rate limit and logs use it). */
   ip: string;
+  /** The resource the outer request's token was presented to: the pipeline authenticates it for that one. */
+  audience: Audience;
 };
 
 export type InProcessResponse = { status: number; body: unknown; requestId: string | undefined };
 
 export type Dispatch = (request: InProcessRequest) => Promise<InProcessResponse>;
+
+/** The audience of requests made here; a request from a socket is never in it. */
+const audiences = new WeakMap<IncomingMessage, Audience>();
+
+/**
+ * The resource a request's bearer token is presented to: the REST API, unless the request is an
+ * MCP tool call run here (its token was issued for /mcp, and is good for the route the tool names
+ * only in that call). Nothing a client sends can set it.
+ */
+export function requestAudience(ctx: Koa.Context): Audience {
+  return audiences.get(ctx.req) ?? 'api';
+}
 
 /**
  * Runs a request through the API's own middleware without a network hop: a Koa context over a
@@ -38,6 +53,7 @@ export function inProcessDispatch(app: Koa, handler: (ctx: Koa.Context) => Promi
       req.push(bytes);
     }
     req.push(null);
+    audiences.set(req, request.audience);
     const ctx = app.createContext(req, new ServerResponse(req)) as Koa.Context;
     ctx.request.ip = request.ip;
     await handler(ctx);

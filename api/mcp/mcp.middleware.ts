@@ -94,6 +94,7 @@ async function serve(
       },
       body: request.body,
       ip: ctx.ip,
+      audience: 'mcp',
     });
   const charge = async () => rateRefusal(await options.services.rateLimiter.take({ teamId: caller.team.id }));
   const server = createMcpServer({ tools, caller, send, charge });

@@ -18,6 +18,32 @@ const color = (value: string | null | undefined, fallback: string) => (value && 
 
 export type PageBrand = { name: string; brandKit: BrandKit };
 
+/** An origin that can stand in a CSP source list as it is: scheme, DNS name or IPv4, port. */
+const PLAIN_ORIGIN = /^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/;
+
+/**
+ * The origin a team's brand-kit logo is loaded from, the one remote source a page may use (its
+ * CSP names it alone); null when there is no logo, or its origin is not plain (the page then
+ * shows the company name instead).
+ */
+export function logoOrigin(brand?: PageBrand): string | null {
+  const url = brand?.brandKit.logo_url;
+  if (!url || !URL.canParse(url)) return null;
+  const origin = new URL(url).origin;
+  return PLAIN_ORIGIN.test(origin) ? origin : null;
+}
+
+/**
+ * The pages' Content-Security-Policy: no script, inline styles, images from data: URLs only (plus
+ * `imageOrigin`, a team's logo on the pages in its brand), never framed, and forms that post to
+ * `formAction` ('self' unless told). The pages load nothing remote.
+ */
+export function pageCsp(options: { formAction?: string; imageOrigin?: string | null } = {}): string {
+  const images = options.imageOrigin ? `data: ${options.imageOrigin}` : 'data:';
+  const formAction = options.formAction ?? "'self'";
+  return `default-src 'none'; img-src ${images}; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
 /**
  * One small, script-free HTML page in the team's colours: works without JavaScript, readable
  * on a phone, labels tied to their inputs. Every value put in is escaped here or by the caller.
@@ -29,11 +55,12 @@ export function page(title: string, main: string, brand?: PageBrand): string {
   const font = FONT_STACKS[kit?.font ?? 'system'] ?? FONT_STACKS.system!;
   const radius = RADIUS[kit?.button_style ?? 'rounded'] ?? RADIUS.rounded!;
   const company = kit?.company_name ?? brand?.name;
-  const logo = kit?.logo_url
-    ? `<img class="logo" src="${escapeHtml(kit.logo_url)}" alt="${escapeHtml(company ?? 'Logo')}">`
-    : company
-      ? `<p class="company">${escapeHtml(company)}</p>`
-      : '';
+  const logo =
+    kit?.logo_url && logoOrigin(brand)
+      ? `<img class="logo" src="${escapeHtml(kit.logo_url)}" alt="${escapeHtml(company ?? 'Logo')}">`
+      : company
+        ? `<p class="company">${escapeHtml(company)}</p>`
+        : '';
   const footer = [kit?.footer_text, kit?.address].filter(Boolean).map((line) => `<p>${escapeHtml(line!)}</p>`);
   return `<!doctype html>
 <html lang="en">
@@ -73,6 +100,11 @@ ${main}
 
 export function htmlResult(status: number, html: string, headers: Record<string, string> = {}): RouteResult {
   return { status, headers, raw: { contentType: 'text/html; charset=utf-8', bytes: Buffer.from(html) } };
+}
+
+/** A page in a team's brand: its CSP also allows images from the brand-kit logo's origin. */
+export function brandedHtmlResult(status: number, html: string, brand: PageBrand): RouteResult {
+  return htmlResult(status, html, { 'content-security-policy': pageCsp({ imageOrigin: logoOrigin(brand) }) });
 }
 
 /** A page with a heading and one sentence: errors and confirmations. */

@@ -5,10 +5,12 @@ import type { Caller } from '../../core/platform/auth/caller.js';
 import { AppError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
+import { oversizedBodyHeaders } from '../request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from '../route.js';
 import { Router } from '../router.js';
+import { oauthJson } from '../routes/oauth/oauth-http.js';
 import { FormTooLargeError, readPageForm } from './page-form.js';
-import { messagePage } from './page-layout.js';
+import { messagePage, pageCsp } from './page-layout.js';
 
 const MAX_FORM_BYTES = 64 * 1024;
 
@@ -47,7 +49,7 @@ async function answer(
     if (!context.unit.isEmpty) await context.unit.commit();
     return result;
   } catch (err) {
-    if (err instanceof FormTooLargeError) return messagePage(413, 'Too large', 'That form was too large.');
+    if (err instanceof FormTooLargeError) return tooLarge(route, err);
     if (err instanceof AppError && err.statusCode === 404)
       return messagePage(404, 'Link not valid', 'This link is not valid (or the address was removed).');
     deps.logger.error({ err, path: ctx.path }, 'page request failed');
@@ -55,11 +57,24 @@ async function answer(
   }
 }
 
+/**
+ * A body over the limit: 413, and the connection closes (the rest is never read). In the route's
+ * own refusal shape: the OAuth endpoints (whose refusals are declared JSON) answer the OAuth
+ * error shape, as the spec asks of them; the pages an HTML page.
+ */
+function tooLarge(route: RouteDef, err: FormTooLargeError): RouteResult {
+  if (route.responses[400]?.contentType === 'application/json') {
+    const body = { error: 'invalid_request', error_description: `The body is too large: ${err.message}` };
+    return oauthJson(413, body, oversizedBodyHeaders());
+  }
+  const page = messagePage(413, 'Too large', 'That form was too large.');
+  return { ...page, headers: { ...page.headers, ...oversizedBodyHeaders() } };
+}
+
 function write(ctx: Context, result: RouteResult): void {
   ctx.set({
     'cache-control': 'no-store',
-    'content-security-policy':
-      "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    'content-security-policy': pageCsp(),
     'x-frame-options': 'DENY',
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',

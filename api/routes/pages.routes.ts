@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PageForm } from '../pages/page-form.js';
-import { htmlResult } from '../pages/page-layout.js';
+import { brandedHtmlResult } from '../pages/page-layout.js';
 import { preferencesPage, unsubscribeConfirmation, unsubscribedPage } from '../pages/preference-pages.js';
 import { defineRoute, type RouteContext } from '../route.js';
 
@@ -35,7 +35,7 @@ export const pageRoutes = [
     responses: { 200: html, 404: html },
     handler: async ({ params, services }) => {
       const { contact, team } = await services.preferences.unsubscribeTarget(params.token);
-      return htmlResult(200, unsubscribeConfirmation(contact.email, team));
+      return brandedHtmlResult(200, unsubscribeConfirmation(contact.email, team), team);
     },
   }),
   defineRoute({
@@ -55,9 +55,10 @@ export const pageRoutes = [
       const form = ctx.body as PageForm;
       if (form.raw.includes('List-Unsubscribe=One-Click'))
         return { status: 200, raw: { contentType: 'text/plain; charset=utf-8', bytes: Buffer.from('Unsubscribed\n') } };
-      return htmlResult(
+      return brandedHtmlResult(
         200,
         unsubscribedPage(contact.email, ctx.services.preferences.preferencesUrl(contact.id), team),
+        team,
       );
     },
   }),
@@ -74,7 +75,7 @@ export const pageRoutes = [
     responses: { 200: html, 404: html },
     handler: async ({ params, query, services }) => {
       const view = await services.preferences.page(params.token);
-      return htmlResult(200, preferencesPage(view, (query as Record<string, unknown>).saved === '1'));
+      return brandedHtmlResult(200, preferencesPage(view, (query as Record<string, unknown>).saved === '1'), view.team);
     },
   }),
   defineRoute({

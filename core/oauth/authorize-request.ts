@@ -1,3 +1,4 @@
+import type { Audience } from '../platform/auth/caller.js';
 import { CODE_CHALLENGE } from './oauth.tokens.js';
 import { SCOPE_CATALOGUE, isSubset, parseScope } from './oauth.scopes.js';
 import type { OAuthClient } from './oauth.types.js';
@@ -17,40 +18,36 @@ export type AuthorizationRequest = {
 
 export type AuthorizeOutcome =
   | { kind: 'valid'; request: AuthorizationRequest }
-  /** Sent back to the client (RFC 6749 4.1.2.1): the redirect URI is known to be the client's. */
-  | { kind: 'redirect_error'; redirectUri: string; error: string; description: string; state: string | null }
-  /** Unknown client or unregistered redirect URI: never redirect (RFC 6749 4.1.2.1, first paragraph). */
-  | { kind: 'error_page'; description: string };
+  /**
+   * Shown to the person, never sent to the client: an unknown client or unregistered redirect URI
+   * (RFC 6749 4.1.2.1, first paragraph), and every other refusal too. Every client of this
+   * server registered itself (RFC 7591), and a redirect with an error before the person has seen
+   * the consent page would make /oauth/authorize an open redirector for anyone who registers
+   * (RFC 9700 4.11.2). Only the person's answer (approval, or access_denied) goes back by redirect.
+   */
+  | { kind: 'error_page'; error: string; description: string };
 
 type Query = Record<string, string | string[] | undefined>;
 
 /**
- * Every rule of GET /oauth/authorize, in the order RFC 6749 needs: first what decides whether a
- * redirect is safe (client, redirect URI), then everything reported to the client by redirect.
- * A repeated parameter is malformed (RFC 6749 3.1).
+ * Every rule of GET /oauth/authorize, in RFC 6749's order: the client and redirect URI first,
+ * then the rest of the request. A repeated parameter is malformed (RFC 6749 3.1).
  */
 export function validateAuthorizeRequest(
   query: Query,
   client: OAuthClient | undefined,
-  isThisApi: (resource: string) => boolean,
+  audienceOf: (resource: string) => Audience | null,
 ): AuthorizeOutcome {
+  const refuse = (error: string, description: string): AuthorizeOutcome => ({ kind: 'error_page', error, description });
   const clientId = single(query.client_id);
   if (!clientId || !client || client.id !== clientId)
-    return { kind: 'error_page', description: 'The application asking for access is not known to this server.' };
+    return refuse('invalid_client', 'The application asking for access is not known to this server.');
   const redirectUri = single(query.redirect_uri);
   if (!redirectUri || !client.redirectUris.includes(redirectUri))
-    return { kind: 'error_page', description: 'The application gave a redirect address it has not registered.' };
+    return refuse('invalid_request', 'The application gave a redirect address it has not registered.');
 
-  const rawState = query.state;
-  const state = single(rawState);
+  const state = single(query.state);
   const validState = state !== undefined && state !== '' && state.length <= MAX_STATE_LENGTH ? state : null;
-  const refuse = (error: string, description: string): AuthorizeOutcome => ({
-    kind: 'redirect_error',
-    redirectUri,
-    error,
-    description,
-    state: validState,
-  });
   const repeated = Object.entries(query).find(([, value]) => Array.isArray(value));
   if (repeated) return refuse('invalid_request', `${repeated[0]} must not be repeated`);
   if (!validState) return refuse('invalid_request', `state is required (1 to ${MAX_STATE_LENGTH} characters)`);
@@ -69,8 +66,11 @@ export function validateAuthorizeRequest(
   if (!isSubset(scopes, client.scopes))
     return refuse('invalid_scope', 'scope asks for more than this application registered');
   const resource = single(query.resource) ?? null;
-  if (resource !== null && !isThisApi(resource))
-    return refuse('invalid_target', 'resource must name this API (RFC 8707)');
+  if (resource !== null && !audienceOf(resource))
+    return refuse(
+      'invalid_target',
+      'resource must be the absolute URI of this server’s API or of its /mcp route, without a query or fragment (RFC 8707)',
+    );
 
   return {
     kind: 'valid',
@@ -91,17 +91,6 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(params)) if (value !== null) url.searchParams.set(name, value);
   return url.toString();
-}
-
-/** Resource indicators naming this API: its public URL, either base, or the MCP route. */
-export function resourceMatcher(publicUrl: () => string): (resource: string) => boolean {
-  return (resource) => {
-    if (!URL.canParse(resource) || resource.includes('#')) return false;
-    const url = new URL(resource);
-    const base = new URL(publicUrl());
-    const path = url.pathname.replace(/\/+$/, '');
-    return url.origin === base.origin && url.search === '' && ['', '/api/v1', '/mcp'].includes(path);
-  };
 }
 
 function single(value: string | string[] | undefined): string | undefined {

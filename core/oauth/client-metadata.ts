@@ -1,9 +1,9 @@
 import { OAuthError } from './oauth.errors.js';
 import { SCOPE_CATALOGUE, parseScope } from './oauth.scopes.js';
 import type { ClientMetadata, GrantType } from './oauth.types.js';
+import { MAX_URI_LENGTH, parseStrictHttpUri } from './uri-rules.js';
 
 export const MAX_REDIRECT_URIS = 10;
-const MAX_URI_LENGTH = 2048;
 const MAX_TEXT = 255;
 const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token'];
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -49,19 +49,21 @@ function validateRedirectUris(value: unknown): string[] {
     if (typeof uri !== 'string' || !isAllowedRedirectUri(uri))
       throw new OAuthError(
         'invalid_redirect_uri',
-        `${JSON.stringify(uri).slice(0, 100)} is not a redirect URI: use https, or http on 127.0.0.1, [::1] or localhost, with no fragment`,
+        `${JSON.stringify(uri).slice(0, 100)} is not a redirect URI: an absolute https URI (or http on 127.0.0.1, [::1] or localhost) with a host, no fragment, no user information, and no spaces, control characters or other characters outside RFC 3986`,
       );
   }
   return [...new Set(value as string[])];
 }
 
-/** https anywhere, or http on a loopback host (any port, RFC 8252 7.3); absolute, no fragment. */
+/**
+ * https anywhere, or http on a loopback host (any port, RFC 8252 7.3); parsed strictly (see
+ * parseStrictHttpUri): absolute, a host, no fragment, and nothing a parser would drop or rewrite,
+ * so the address registered is the address a browser is sent to.
+ */
 export function isAllowedRedirectUri(uri: string): boolean {
-  if (uri.length > MAX_URI_LENGTH || !URL.canParse(uri)) return false;
-  const url = new URL(uri);
-  if (uri.includes('#') || url.username || url.password) return false;
-  if (url.protocol === 'https:') return url.hostname !== '';
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  const url = parseStrictHttpUri(uri);
+  if (!url) return false;
+  return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
 }
 
 function validateGrantTypes(value: unknown): GrantType[] {

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '../../lib/kv/kv.js';
-import {
-  resourceMatcher,
-  validateAuthorizeRequest,
-  type AuthorizationRequest,
-  type AuthorizeOutcome,
-} from './authorize-request.js';
+import { validateAuthorizeRequest, type AuthorizationRequest, type AuthorizeOutcome } from './authorize-request.js';
 import { OAuthClientRepository } from './oauth-client.repository.js';
+import type { ResourceIndicators } from './resource-indicators.js';
 import { PENDING_REQUEST_SECONDS } from './oauth.types.js';
 import type { Knex } from 'knex';
 
@@ -24,17 +20,15 @@ const KEY = 'oauth:authorize:';
  */
 export class OAuthAuthorizationService {
   private readonly clients: OAuthClientRepository;
-  private readonly isThisApi: (resource: string) => boolean;
 
-  constructor(private readonly deps: { knex: Knex; kv: KeyValueStore; publicUrl: () => string }) {
+  constructor(private readonly deps: { knex: Knex; kv: KeyValueStore; resources: ResourceIndicators }) {
     this.clients = new OAuthClientRepository(deps.knex);
-    this.isThisApi = resourceMatcher(deps.publicUrl);
   }
 
   async start(query: Record<string, string | string[] | undefined>): Promise<AuthorizeResult> {
     const clientId = typeof query.client_id === 'string' ? query.client_id : undefined;
     const client = clientId ? await this.clients.find(clientId) : undefined;
-    const outcome = validateAuthorizeRequest(query, client, this.isThisApi);
+    const outcome = validateAuthorizeRequest(query, client, (resource) => this.deps.resources.audienceOf(resource));
     if (outcome.kind !== 'valid') return outcome;
     const requestId = randomBytes(24).toString('base64url');
     await this.deps.kv.setIfAbsent(KEY + requestId, JSON.stringify(outcome.request), PENDING_REQUEST_SECONDS * 1000);

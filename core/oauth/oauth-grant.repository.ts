@@ -10,6 +10,7 @@ type GrantRow = {
   team_id: string;
   user_id: string | null;
   scope: string;
+  resource: string | null;
   created_at: unknown;
   last_used_at: unknown;
   revoked_at: unknown;
@@ -25,6 +26,7 @@ function toGrant(row: GrantRow): OAuthGrant {
     teamId: row.team_id,
     userId: row.user_id,
     scopes: row.scope.split(' ').filter(Boolean),
+    resource: row.resource ?? null,
     createdAt: readTimestamp(row.created_at),
     lastUsedAt: readNullableTimestamp(row.last_used_at),
     revokedAt: readNullableTimestamp(row.revoked_at),
@@ -41,6 +43,7 @@ export class OAuthGrantRepository {
       team_id: grant.teamId,
       user_id: grant.userId,
       scope: grant.scopes.join(' '),
+      resource: grant.resource,
       created_at: grant.createdAt,
     });
   }

@@ -1,11 +1,18 @@
+import type { Audience } from '../platform/auth/caller.js';
 import { SCOPE_CATALOGUE } from './oauth.scopes.js';
+import { ResourceIndicators } from './resource-indicators.js';
+
+const RESOURCE_NAMES: Record<Audience, string> = { api: 'Mailroom REST API', mcp: 'Mailroom MCP server' };
 
 /**
  * The discovery documents: RFC 8414 (authorization server) and RFC 9728 (protected resource).
  * The issuer is the public URL (api.publicUrl); OAuth endpoints live at its root.
  */
 export class OAuthMetadata {
-  constructor(private readonly publicUrl: () => string) {}
+  constructor(
+    private readonly publicUrl: () => string,
+    private readonly resources: ResourceIndicators,
+  ) {}
 
   issuer(): string {
     return this.publicUrl();
@@ -34,20 +41,22 @@ export class OAuthMetadata {
   }
 
   /**
-   * RFC 9728: the document of the resource at `path` (the API: '', the MCP route: '/mcp'). Its
-   * `resource` must be the identifier the well-known suffix was built from, so each path has its own.
+   * RFC 9728: the document of one resource (the REST API at the public URL, the MCP server at
+   * /mcp). Its `resource` is the identifier the well-known suffix was built from, and the one
+   * tokens for it must be issued for (RFC 8707): each resource has its own document.
    */
-  protectedResource(path = '') {
+  protectedResource(audience: Audience = 'api') {
     return {
-      resource: `${this.issuer()}${path}`,
+      resource: this.resources.identifier(audience),
+      resource_name: RESOURCE_NAMES[audience],
       authorization_servers: [this.issuer()],
       scopes_supported: [...SCOPE_CATALOGUE],
       bearer_methods_supported: ['header'],
     };
   }
 
-  /** Where protectedResource(path) is served: the well-known prefix, then the resource's path (RFC 9728 3.1). */
-  protectedResourceUrl(path = ''): string {
-    return `${this.issuer()}/.well-known/oauth-protected-resource${path}`;
+  /** Where protectedResource(audience) is served: the well-known prefix, then the resource's path (RFC 9728 3.1). */
+  protectedResourceUrl(audience: Audience = 'api'): string {
+    return `${this.issuer()}/.well-known/oauth-protected-resource${ResourceIndicators.path(audience)}`;
   }
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
 import { InvalidApiKeyError, SuspendedApiKeyError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { Caller } from '../platform/auth/caller.js';
+import type { Audience, Caller } from '../platform/auth/caller.js';
 import { KEY_PREFIX_LENGTH } from '../platform/api-keys/api-key.tokens.js';
 import { TeamRepository } from '../platform/teams/team.repository.js';
 import { OAuthClientRepository } from './oauth-client.repository.js';
@@ -11,6 +11,7 @@ import { OAuthTokenRepository } from './oauth-token.repository.js';
 import { OAuthError } from './oauth.errors.js';
 import { formatScope, isSubset, parseScope } from './oauth.scopes.js';
 import { CODE_CHALLENGE, generateToken, hashToken, TOKEN_PREFIXES, verifierMatches } from './oauth.tokens.js';
+import type { ResourceIndicators } from './resource-indicators.js';
 import {
   ACCESS_TOKEN_SECONDS,
   CODE_SECONDS,
@@ -33,6 +34,7 @@ export type IssueCodeInput = {
 };
 
 const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);
+const invalidTarget = (description: string) => new OAuthError('invalid_target', description);
 
 /**
  * Codes and tokens under grants, as the spec's state table moves them: a code is used once (a
@@ -47,7 +49,7 @@ export class OAuthTokenService {
   private readonly tokens: OAuthTokenRepository;
   private readonly teams: TeamRepository;
 
-  constructor(private readonly deps: { knex: Knex; clock: Clock }) {
+  constructor(private readonly deps: { knex: Knex; clock: Clock; resources: ResourceIndicators }) {
     this.clients = new OAuthClientRepository(deps.knex);
     this.grants = new OAuthGrantRepository(deps.knex);
     this.tokens = new OAuthTokenRepository(deps.knex);
@@ -66,10 +68,12 @@ export class OAuthTokenService {
     if (input.scopes.length === 0 || !isSubset(input.scopes, client.scopes))
       throw new OAuthError('invalid_scope', 'scopes must be a non-empty subset of the client’s');
     if (!CODE_CHALLENGE.test(input.codeChallenge)) throw new OAuthError('invalid_request', 'bad code_challenge');
+    if (input.resource !== null && !this.deps.resources.audienceOf(input.resource))
+      throw invalidTarget('resource names nothing of this server');
     const now = this.deps.clock.now();
     const grant: OAuthGrant = {
       ...{ id: newId(), clientId: client.id, teamId: input.teamId, userId: input.userId, scopes: [...input.scopes] },
-      ...{ createdAt: now, lastUsedAt: null, revokedAt: null },
+      ...{ resource: input.resource, createdAt: now, lastUsedAt: null, revokedAt: null },
     };
     const code = generateToken(TOKEN_PREFIXES.authorizationCode);
     await this.deps.knex.transaction(async (trx) => {
@@ -107,6 +111,8 @@ export class OAuthTokenService {
     const grant = row ? await this.grants.find(row.grantId) : undefined;
     if (!row || !grant || grant.clientId !== client.id || grant.revokedAt)
       throw invalidGrant('The code is unknown, expired, used, or was issued to another client');
+    // Before the code is spent: naming another resource is a refused request, not a used code.
+    this.checkResource(params, grant);
     const now = this.deps.clock.now();
     // The code is spent by this presentation whatever follows; a replay, or a failed exchange
     // (the code is then useless), ends the grant and every token it produced.
@@ -153,6 +159,7 @@ export class OAuthTokenService {
         throw new OAuthError('invalid_scope', 'scope may only narrow what the grant holds');
       scopes = asked;
     }
+    this.checkResource(params, grant);
     const outcome = await this.deps.knex.transaction(async (trx) => {
       // Lost a race with another rotation of the same token: that is a replay too.
       if (!(await this.tokens.rotate(hash, now, trx))) {
@@ -163,6 +170,22 @@ export class OAuthTokenService {
     });
     if (!outcome) throw invalidGrant('The refresh token was already used: the grant and its tokens are revoked');
     return outcome;
+  }
+
+  /**
+   * RFC 8707 2.2 at the token endpoint: `resource` is optional (the grant's is used), and when
+   * given must name the grant's own resource. A grant has one, so a refresh may keep it but never
+   * change it, and a grant approved without one (the REST API) may name the REST API only.
+   */
+  private checkResource(params: OAuthParams, grant: OAuthGrant): void {
+    if (params.resource === undefined) return;
+    const asked = this.deps.resources.audienceOf(params.resource);
+    if (!asked)
+      throw invalidTarget(
+        'resource must be the absolute URI of this server’s API or of its /mcp route, without a query or fragment',
+      );
+    if (asked !== this.deps.resources.audienceOfGrant(grant.resource))
+      throw invalidTarget('resource must be the one the authorization was granted for');
   }
 
   /** A new access token (with `scopes`) and refresh token (with the grant's scopes). */
@@ -213,17 +236,24 @@ export class OAuthTokenService {
   }
 
   /**
-   * An access token as the API's caller: the grant's team, a stand-in full_access key (id =
-   * the grant's, so request logs group a grant's calls), and the token's scopes, which the
-   * pipeline checks per route. Anything not live is 401 invalid_api_key, as the spec says.
+   * An access token as the caller of `audience` (the REST API unless told): the grant's team, a
+   * stand-in full_access key (id = the grant's, so request logs group a grant's calls), and the
+   * token's scopes, which the pipeline checks per route. Anything not live, and a token issued
+   * for another resource (RFC 8707; MCP: a server accepts only tokens issued for it), is 401
+   * invalid_api_key, as the spec says of a token that matches no live token.
    */
-  async authenticate(token: string): Promise<Caller> {
+  async authenticate(token: string, audience: Audience = 'api'): Promise<Caller> {
     const row = await this.tokens.findToken(hashToken(token));
     const now = this.deps.clock.now();
     const live = row && row.kind === 'access' && !row.revokedAt && row.expiresAt && row.expiresAt > now;
     const grant = live ? await this.grants.find(row.grantId) : undefined;
     if (!row || !grant || grant.revokedAt)
       throw new InvalidApiKeyError('The access token is invalid, expired or revoked');
+    if (this.deps.resources.audienceOfGrant(grant.resource) !== audience) {
+      throw new InvalidApiKeyError(
+        `The access token was not issued for this resource: ask for one with resource=${this.deps.resources.identifier(audience)}`,
+      );
+    }
     const team = await this.teams.findById(grant.teamId);
     if (!team) throw new InvalidApiKeyError('The access token is invalid, expired or revoked');
     if (team.riskState === 'suspended') throw new SuspendedApiKeyError('This team is suspended');

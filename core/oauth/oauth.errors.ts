@@ -12,6 +12,7 @@ export type OAuthErrorCode =
   | 'invalid_scope'
   | 'invalid_client_metadata'
   | 'invalid_redirect_uri'
+  | 'invalid_target'
   | 'invalid_token';
 
 const STATUS: Record<OAuthErrorCode, number> = {
@@ -23,6 +24,8 @@ const STATUS: Record<OAuthErrorCode, number> = {
   invalid_scope: 400,
   invalid_client_metadata: 400,
   invalid_redirect_uri: 400,
+  // RFC 8707 2: the resource parameter names nothing this server serves, or not the grant's.
+  invalid_target: 400,
   invalid_token: 401,
 };
 

@@ -8,6 +8,7 @@ import { OAuthGrantService } from './oauth-grant.service.js';
 import { OAuthMetadata } from './oauth-metadata.js';
 import { OAuthRetention } from './oauth-retention.js';
 import { OAuthTokenService } from './oauth-token.service.js';
+import { ResourceIndicators } from './resource-indicators.js';
 
 /** The OAuth authorization server: clients, authorization requests, codes and tokens, grants. */
 export function createOAuthServices(infra: {
@@ -18,15 +19,16 @@ export function createOAuthServices(infra: {
   limits: RegistrationLimits;
 }) {
   const { knex, clock } = infra;
-  const authorization = new OAuthAuthorizationService({ knex, kv: infra.kv, publicUrl: infra.publicUrl });
-  const tokens = new OAuthTokenService({ knex, clock });
+  const resources = new ResourceIndicators(infra.publicUrl);
+  const authorization = new OAuthAuthorizationService({ knex, kv: infra.kv, resources });
+  const tokens = new OAuthTokenService({ knex, clock, resources });
   return {
     oauthClients: new OAuthClientService({ knex, clock, limits: infra.limits }),
     oauthAuthorization: authorization,
     oauthConsent: new OAuthConsentService({ authorization, tokens }),
     oauthTokens: tokens,
     oauthGrants: new OAuthGrantService({ knex, clock }),
-    oauthMetadata: new OAuthMetadata(infra.publicUrl),
+    oauthMetadata: new OAuthMetadata(infra.publicUrl, resources),
     oauthRetention: new OAuthRetention({ knex, clock }),
   };
 }

@@ -18,13 +18,17 @@ export type GrantType = 'authorization_code' | 'refresh_token';
 /** The metadata a registration (or its replacement) sets, once validated. */
 export type ClientMetadata = Omit<OAuthClient, 'id' | 'createdAt' | 'deletedAt'>;
 
-/** One approval: a client, a team, the person who approved (null when not known), the scopes. */
+/**
+ * One approval: a client, a team, the person who approved (null when not known), the scopes, and
+ * the resource (RFC 8707) its tokens are for (null: none named, the REST API).
+ */
 export type OAuthGrant = {
   id: string;
   clientId: string;
   teamId: string;
   userId: string | null;
   scopes: string[];
+  resource: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;

@@ -69,6 +69,7 @@ import { createTeamInvitations } from './20261126-0084-create-team-invitations.j
 import { createDomainClaims } from './20261126-0085-create-domain-claims.js';
 import { addDomainsManaged } from './20261126-0086-add-domains-managed.js';
 import { createEmailShareLinks } from './20261126-0087-create-email-share-links.js';
+import { addOAuthGrantsResource } from './20261126-0088-add-oauth-grants-resource.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -142,4 +143,5 @@ export const migrations: Migration[] = [
   createDomainClaims,
   addDomainsManaged,
   createEmailShareLinks,
+  addOAuthGrantsResource,
 ];

@@ -56,13 +56,14 @@ if (skipped) {
     );
 
   /** The authorization URL the app sends the person to, and what it keeps to check the answer. */
-  async function authorizationUrl(scope: string) {
+  async function authorizationUrl(scope: string, resource?: string) {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
       ...{ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT_URI, scope, state },
       ...{ code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' },
+      ...(resource ? { resource } : {}),
     }).toString();
     return { url: url.toString(), verifier, state };
   }
@@ -144,6 +145,48 @@ if (skipped) {
       { error: 'access_denied' } as never,
       'oauth4webapi reads the refusal',
     );
+    await context.close();
+  });
+
+  t.test('a request refused before consent is an error page: the browser never goes to the app', async (t) => {
+    const { page, context, callbacks } = await personBrowser();
+    for (const flow of [
+      await authorizationUrl('emails:delete'),
+      await authorizationUrl('team:read', 'https://elsewhere.example/mcp'),
+    ]) {
+      const response = await page.goto(flow.url);
+      t.equal(response?.status(), 400, 'a 400 page');
+      t.equal(await page.title(), 'This sign-in link is not valid');
+      t.ok(page.url().startsWith(`${app.url}/oauth/authorize`), 'the browser stays on this server');
+    }
+    t.equal(callbacks.length, 0, 'nothing reached the app');
+    await context.close();
+  });
+
+  t.test('resource=<public URL>/mcp: the token works on /mcp and not on the REST API', async (t) => {
+    await signup(app, 'max@example.com', 'max password');
+    const { page, context, callbacks } = await personBrowser();
+    const resource = `${app.url}/mcp`;
+    const flow = await authorizationUrl('emails:read', resource);
+    await page.goto(flow.url);
+    await signIn(page, 'max@example.com', 'max password');
+    await page.waitForURL(/\/oauth\/consent\?request=/);
+    await Promise.all([page.waitForURL(`${REDIRECT_URI}**`), page.getByRole('button', { name: 'Allow' }).click()]);
+    const tokens = await exchangeCode(
+      as,
+      client,
+      { callback: oauth.validateAuthResponse(as, client, callbacks[0]!, flow.state), ...flow },
+      REDIRECT_URI,
+      { resource },
+    );
+    const mcp = await request(app.url, '/mcp', {
+      method: 'POST',
+      token: tokens.access_token,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+    });
+    t.equal(mcp.status, 200, '/mcp takes it');
+    errorShape(t, await request(app.url, '/emails', { token: tokens.access_token }), 401, 'invalid_api_key');
     await context.close();
   });
 

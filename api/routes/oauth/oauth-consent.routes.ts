@@ -5,7 +5,7 @@ import type { Services } from '../../../app/services.js';
 import { AppError } from '../../../lib/errors.js';
 import { consentLoginPage, consentMfaPage, consentPage } from '../../pages/consent-pages.js';
 import type { PageForm } from '../../pages/page-form.js';
-import { htmlResult, messagePage } from '../../pages/page-layout.js';
+import { htmlResult, messagePage, pageCsp } from '../../pages/page-layout.js';
 import { defineRoute, type RouteResult } from '../../route.js';
 import { assertSameOrigin } from '../../session-auth.js';
 import { readSessionCookie, sessionCookie } from '../../session-cookie.js';
@@ -182,13 +182,15 @@ function backToConsent(services: Services, requestId: string, token: string): Ro
 
 /**
  * A consent page: its Referrer goes to this origin only (so form posts carry our Origin), and
- * its forms may post here and, for the consent form, follow the redirect to the client.
+ * its forms may post here and, for the consent form, follow the redirect to the client. Like
+ * every page it loads nothing remote: a client's logo_uri is not shown (the person's browser
+ * would fetch an address the client chose, telling it who looks and when).
  */
 function consentHtml(status: number, body: string, clientOrigin?: string): RouteResult {
   const formAction = clientOrigin ? `'self' ${clientOrigin}` : "'self'";
   return htmlResult(status, body, {
     'referrer-policy': 'same-origin',
-    'content-security-policy': `default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'content-security-policy': pageCsp({ formAction }),
   });
 }
 

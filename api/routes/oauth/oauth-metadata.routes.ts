@@ -22,12 +22,12 @@ export const oauthMetadataRoutes = [
     method: 'GET',
     path: '/.well-known/oauth-protected-resource',
     operationId: 'oauthProtectedResourceMetadata',
-    summary: 'OAuth protected resource metadata (RFC 9728)',
+    summary: 'OAuth protected resource metadata (RFC 9728) of the REST API: its resource is the public URL',
     tag,
     permission: 'none',
     scope: null,
     responses: { 200: document },
-    handler: async ({ services }) => ({ status: 200, body: services.oauthMetadata.protectedResource() }),
+    handler: async ({ services }) => ({ status: 200, body: services.oauthMetadata.protectedResource('api') }),
   }),
   // The MCP route's own document: MCP clients look for the path-suffixed one first, and /mcp's
   // WWW-Authenticate names it (its `resource` is exactly the URL they called).
@@ -35,11 +35,11 @@ export const oauthMetadataRoutes = [
     method: 'GET',
     path: `/.well-known/oauth-protected-resource${MCP_PATH}`,
     operationId: 'oauthProtectedResourceMetadataMcp',
-    summary: 'OAuth protected resource metadata (RFC 9728) of the MCP route',
+    summary: 'OAuth protected resource metadata (RFC 9728) of the MCP server: its resource is <public URL>/mcp',
     tag,
     permission: 'none',
     scope: null,
     responses: { 200: document },
-    handler: async ({ services }) => ({ status: 200, body: services.oauthMetadata.protectedResource(MCP_PATH) }),
+    handler: async ({ services }) => ({ status: 200, body: services.oauthMetadata.protectedResource('mcp') }),
   }),
 ];

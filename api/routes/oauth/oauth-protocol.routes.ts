@@ -1,4 +1,3 @@
-import { redirectWith } from '../../../core/oauth/authorize-request.js';
 import { messagePage } from '../../pages/page-layout.js';
 import { defineRoute } from '../../route.js';
 import { oauthJson, readParams, withOAuthErrors } from './oauth-http.js';
@@ -22,26 +21,19 @@ export const oauthProtocolRoutes = [
     surface: 'pages',
     operationId: 'authorize',
     summary:
-      'Start the code flow (PKCE S256): 302 to the consent page; errors redirect to the client, except an unknown client or unregistered redirect URI (400 page)',
+      'Start the code flow (PKCE S256): 302 to the consent page; any error is a 400 page that never redirects (only the person’s answer goes back to the client)',
     tag,
     permission: 'none',
     scope: null,
     responses: {
-      302: { description: 'To the consent page, or back to the client with error and state' },
-      400: { description: 'Error page: unknown client or redirect URI', contentType: 'text/html' },
+      302: { description: 'To the consent page' },
+      400: { description: 'Error page naming the OAuth error; no redirect', contentType: 'text/html' },
     },
     handler: async ({ query, services }) => {
       const outcome = await services.oauthAuthorization.start(query as Record<string, string | string[]>);
-      if (outcome.kind === 'error_page') return messagePage(400, 'This sign-in link is not valid', outcome.description);
-      const location =
-        outcome.kind === 'consent'
-          ? `${CONSENT_PATH}?request=${encodeURIComponent(outcome.requestId)}`
-          : redirectWith(outcome.redirectUri, {
-              error: outcome.error,
-              error_description: outcome.description,
-              state: outcome.state,
-            });
-      return { status: 302, headers: { location } };
+      if (outcome.kind === 'error_page')
+        return messagePage(400, 'This sign-in link is not valid', `${outcome.description} (${outcome.error})`);
+      return { status: 302, headers: { location: `${CONSENT_PATH}?request=${encodeURIComponent(outcome.requestId)}` } };
     },
   }),
   defineRoute({

@@ -9,7 +9,7 @@ import {
   UnprocessableValidationError,
 } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import type { Caller } from '../auth/caller.js';
+import type { Audience, Caller } from '../auth/caller.js';
 import { TeamRepository } from '../teams/team.repository.js';
 import type { Team } from '../teams/team.types.js';
 import { ApiKeyRepository, type ApiKeyFilter } from './api-key.repository.js';
@@ -21,7 +21,7 @@ export class ApiKeyService {
   private readonly keys: ApiKeyRepository;
   private readonly teams: TeamRepository;
   /** Resolves OAuth access tokens (svco_); set by acceptOAuthTokens once the OAuth group exists. */
-  private oauthTokens: ((token: string) => Promise<Caller>) | null = null;
+  private oauthTokens: ((token: string, audience: Audience) => Promise<Caller>) | null = null;
 
   constructor(
     private readonly deps: {
@@ -98,11 +98,13 @@ export class ApiKeyService {
   /**
    * Resolves a bearer token to its key and team, refusing as the spec says: unknown 401
    * invalid_api_key, revoked 403 restricted_api_key, suspended key or team 403 suspended_api_key.
+   * `audience` is the resource the token is presented to: an OAuth access token issued for
+   * another one is 401 invalid_api_key (RFC 8707). Keys are the REST API's credential.
    */
-  async authenticate(token: string): Promise<Caller> {
+  async authenticate(token: string, audience: Audience = 'api'): Promise<Caller> {
     if (token.startsWith(TOKEN_PREFIXES.accessToken)) {
       if (!this.oauthTokens) throw new InvalidApiKeyError('API key is invalid');
-      return this.oauthTokens(token);
+      return this.oauthTokens(token, audience);
     }
     const tokenHash = hashToken(token);
     const cacheKey = `api-key:${tokenHash}`;
@@ -125,7 +127,7 @@ export class ApiKeyService {
    * Lets OAuth access tokens authenticate wherever a key does, as a Caller with scopes (core/oauth
    * answers; wired in app/services.ts, so neither group imports the other's service).
    */
-  acceptOAuthTokens(authenticate: (token: string) => Promise<Caller>): void {
+  acceptOAuthTokens(authenticate: (token: string, audience: Audience) => Promise<Caller>): void {
     this.oauthTokens = authenticate;
   }
 

@@ -19,6 +19,14 @@ export type Caller = {
 };
 
 /**
+ * The protected resource a credential is presented to (its RFC 8707 audience): the REST API
+ * (either base, and SMTP submission, which is POST /emails by another door) or the MCP server at
+ * /mcp. An OAuth access token works only on the one its grant was issued for; an API key only on
+ * the REST API (the /mcp route refuses keys itself).
+ */
+export type Audience = 'api' | 'mcp';
+
+/**
  * Who may do what a team admin may (rename the team): a signed-in owner or admin; a full_access
  * key, which only an admin can hold; never a sending key, an OAuth token or a plain member.
  */

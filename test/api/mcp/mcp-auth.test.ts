@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import { errorShape, request, type HttpResponse } from '../../helpers/http.js';
 import { startTestApp, UA } from '../../helpers/test-app.js';
 import { approve, discover, exchange, registerClient, revoke } from '../oauth/oauth-fixture.js';
-import { accessToken, mcpClient } from './mcp-fixture.js';
+import { accessToken, mcpClient, mcpResource } from './mcp-fixture.js';
 
 /** /mcp takes only OAuth access tokens; refusals tell an MCP client where to get one (RFC 9728). */
 const app = await startTestApp();
@@ -82,7 +82,8 @@ t.test('an unknown, or revoked, token: 401 invalid_api_key with error="invalid_t
 
   const as = await discover(app);
   const oauthClient = await registerClient(as, { scope: 'emails:read' });
-  const tokens = await exchange(as, oauthClient, await approve(app, as, oauthClient, team.teamId, ['emails:read']));
+  const approval = await approve(app, as, oauthClient, team.teamId, ['emails:read'], mcpResource(app));
+  const tokens = await exchange(as, oauthClient, approval);
   const live = await mcpClient(t, app, tokens.access_token);
   t.ok((await live.listTools()).tools.length > 0, 'the token works before');
   t.equal((await revoke(as, oauthClient, tokens.access_token)).status, 200);
@@ -90,6 +91,18 @@ t.test('an unknown, or revoked, token: 401 invalid_api_key with error="invalid_t
   errorShape(t, revoked, 401, 'invalid_api_key');
   challenge(t, revoked, 'invalid_token');
   await t.rejects(live.listTools(), 'the connected client is refused from then on');
+});
+
+t.test('a token issued for the REST API, or for no resource, is refused like an unknown one', async (t) => {
+  const restToken = await accessToken(app, team.teamId, ['emails:read'], null);
+  const apiToken = await accessToken(app, team.teamId, ['emails:read'], `${app.url}/api/v1`);
+  for (const token of [restToken, apiToken]) {
+    const refused = await post({ authorization: `Bearer ${token}` });
+    errorShape(t, refused, 401, 'invalid_api_key');
+    challenge(t, refused, 'invalid_token');
+    t.match(refused.body.message, `resource=${app.url}/mcp`, 'says which resource to ask for');
+    t.equal((await request(app.url, '/emails', { token })).status, 200, 'the token works on the REST API');
+  }
 });
 
 t.test('an API key is refused: the route takes only OAuth access tokens', async (t) => {

@@ -4,13 +4,25 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Test } from 'tap';
 import type { ErrorBody } from '../../../lib/errors.js';
 import { UA, type TestApp } from '../../helpers/test-app.js';
-import { approve, discover, exchange, registerClient } from '../oauth/oauth-fixture.js';
+import { approve, discover, exchange, REDIRECT_URI, registerClient } from '../oauth/oauth-fixture.js';
 
-/** What the MCP tests share: real OAuth access tokens, and the SDK's client on /mcp. */
-export async function accessToken(app: TestApp, teamId: string, scopes: string[]): Promise<string> {
+/** The resource an MCP client names at /oauth/authorize and /oauth/token (RFC 8707): the /mcp route. */
+export const mcpResource = (app: TestApp) => `${app.url}/mcp`;
+
+/**
+ * What the MCP tests share: real OAuth access tokens issued for /mcp (or, resource null, for the
+ * REST API), and the SDK's client on /mcp.
+ */
+export async function accessToken(
+  app: TestApp,
+  teamId: string,
+  scopes: string[],
+  resource: string | null = mcpResource(app),
+): Promise<string> {
   const as = await discover(app);
   const client = await registerClient(as, { scope: scopes.join(' ') });
-  return (await exchange(as, client, await approve(app, as, client, teamId, scopes))).access_token;
+  const approval = await approve(app, as, client, teamId, scopes, resource);
+  return (await exchange(as, client, approval, REDIRECT_URI, resource ? { resource } : undefined)).access_token;
 }
 
 /** The SDK client connected to /mcp (or `path`) with the token; closed when the test ends. */

@@ -158,5 +158,7 @@ t.test('a token of one team does not reach another team’s email', async (t) =>
     (random as { content: unknown }).content,
     'the same answer as an unknown id',
   );
-  errorShape(t, await request(app.url, `/emails/${sent.body.id}`, { token: sendToken }), 404, 'not_found');
+  const restToken = await accessToken(app, team.teamId, ['emails:read'], null);
+  errorShape(t, await request(app.url, `/emails/${sent.body.id}`, { token: restToken }), 404, 'not_found');
+  errorShape(t, await request(app.url, `/emails/${sent.body.id}`, { token: sendToken }), 401, 'invalid_api_key');
 });

@@ -4,9 +4,9 @@ import { startTestApp, UA } from '../../helpers/test-app.js';
 import { discover, REDIRECT_URI, registerClient } from './oauth-fixture.js';
 
 /**
- * GET /oauth/authorize: an unknown client or unregistered redirect URI is a 400 page and never
- * redirects; every other problem goes back to the client with error, error_description and
- * state; a valid request goes to the consent page with an opaque request id.
+ * GET /oauth/authorize: every problem is a 400 page that never redirects (an unknown client or
+ * unregistered redirect URI, and, since every client registers itself, anything else found
+ * before the person answers); a valid request goes to the consent page with an opaque request id.
  */
 const app = await startTestApp();
 t.teardown(() => app.close());
@@ -56,33 +56,42 @@ t.test('unknown client or unregistered redirect URI: a 400 page, no redirect', a
   }
 });
 
-t.test('other errors redirect to the client with error, error_description and state', async (t) => {
-  const cases: Array<[string, Record<string, string | string[] | undefined>, string, string | null]> = [
-    ['no state', { ...good, state: undefined }, 'invalid_request', null],
-    ['state over 512', { ...good, state: 'x'.repeat(513) }, 'invalid_request', null],
-    ['no response_type', { ...good, response_type: undefined }, 'invalid_request', 'xyz-state'],
-    ['response_type token', { ...good, response_type: 'token' }, 'unsupported_response_type', 'xyz-state'],
-    ['no code_challenge', { ...good, code_challenge: undefined }, 'invalid_request', 'xyz-state'],
-    ['a short code_challenge', { ...good, code_challenge: 'abc' }, 'invalid_request', 'xyz-state'],
-    ['plain method', { ...good, code_challenge_method: 'plain' }, 'invalid_request', 'xyz-state'],
-    ['no method', { ...good, code_challenge_method: undefined }, 'invalid_request', 'xyz-state'],
-    ['an unknown scope', { ...good, scope: 'team:read emails:delete' }, 'invalid_scope', 'xyz-state'],
-    ['a scope not registered', { ...good, scope: 'team:write' }, 'invalid_scope', 'xyz-state'],
-    ['another resource', { ...good, resource: 'https://elsewhere.example/' }, 'invalid_target', 'xyz-state'],
-    ['a repeated parameter', { ...good, scope: ['team:read', 'team:read'] }, 'invalid_request', 'xyz-state'],
+t.test('every other error before consent: a 400 page naming the error, never a redirect', async (t) => {
+  // RFC 9700 4.11.2: a client that registered itself must not turn /oauth/authorize into an open
+  // redirector, so nothing the person has not answered sends the browser to its redirect URI.
+  const cases: Array<[string, Record<string, string | string[] | undefined>, string]> = [
+    ['no state', { ...good, state: undefined }, 'invalid_request'],
+    ['state over 512', { ...good, state: 'x'.repeat(513) }, 'invalid_request'],
+    ['no response_type', { ...good, response_type: undefined }, 'invalid_request'],
+    ['response_type token', { ...good, response_type: 'token' }, 'unsupported_response_type'],
+    ['no code_challenge', { ...good, code_challenge: undefined }, 'invalid_request'],
+    ['a short code_challenge', { ...good, code_challenge: 'abc' }, 'invalid_request'],
+    ['plain method', { ...good, code_challenge_method: 'plain' }, 'invalid_request'],
+    ['no method', { ...good, code_challenge_method: undefined }, 'invalid_request'],
+    ['an unknown scope', { ...good, scope: 'team:read emails:delete' }, 'invalid_scope'],
+    ['a scope not registered', { ...good, scope: 'team:write' }, 'invalid_scope'],
+    ['another resource', { ...good, resource: 'https://elsewhere.example/' }, 'invalid_target'],
+    ['a resource with a fragment', { ...good, resource: `${app.url}/mcp#x` }, 'invalid_target'],
+    ['a relative resource', { ...good, resource: '/mcp' }, 'invalid_target'],
+    ['a resource with a query', { ...good, resource: `${app.url}/mcp?a=1` }, 'invalid_target'],
+    ['another path of this server', { ...good, resource: `${app.url}/emails` }, 'invalid_target'],
+    ['a resource that is not a URI', { ...good, resource: 'mcp' }, 'invalid_target'],
+    ['a repeated parameter', { ...good, scope: ['team:read', 'team:read'] }, 'invalid_request'],
+    [
+      'the registered query kept, a bad scope',
+      { ...good, redirect_uri: 'https://app.example/cb?tenant=7', scope: 'nope' },
+      'invalid_scope',
+    ],
   ];
-  for (const [label, params, error, state] of cases) {
+  for (const [label, params, error] of cases) {
     const res = await authorize(params);
-    t.equal(res.status, 302, `${label}: 302`);
-    t.equal(`${res.location?.origin}${res.location?.pathname}`, REDIRECT_URI, `${label}: to the client`);
-    t.equal(res.location?.searchParams.get('error'), error, `${label}: ${error}`);
-    t.ok(res.location?.searchParams.get('error_description'), `${label}: error_description`);
-    t.equal(res.location?.searchParams.get('state'), state, `${label}: state`);
-    t.equal(res.location?.searchParams.get('code'), null, `${label}: no code`);
+    t.equal(res.status, 400, `${label}: 400`);
+    t.equal(res.location, null, `${label}: no redirect`);
+    t.match(res.res.headers.get('content-type'), /text\/html/, `${label}: an HTML page`);
+    t.match(res.text, /<h1>This sign-in link is not valid<\/h1>/, `${label}: the error page`);
+    t.match(res.text, `(${error})`, `${label}: names ${error}`);
+    t.notMatch(res.text, /app\.example|127\.0\.0\.1:7777/, `${label}: no link to the client`);
   }
-  const keepsQuery = await authorize({ ...good, redirect_uri: 'https://app.example/cb?tenant=7', scope: 'nope' });
-  t.equal(keepsQuery.location?.searchParams.get('tenant'), '7', 'the registered query is kept');
-  t.equal(keepsQuery.location?.searchParams.get('error'), 'invalid_scope');
 });
 
 t.test('a valid request goes to the consent page, parked for it', async (t) => {

@@ -41,6 +41,8 @@ export async function approve(
   client: oauth.Client,
   teamId: string,
   scopes: string[],
+  /** The RFC 8707 resource the authorization request named (null: none, the REST API). */
+  resource: string | null = null,
 ): Promise<{ callback: URLSearchParams; verifier: string; grantId: string; code: string }> {
   const verifier = oauth.generateRandomCodeVerifier();
   const { code, grantId } = await app.runtime.services.oauthTokens.issueCode({
@@ -50,7 +52,7 @@ export async function approve(
     scopes,
     redirectUri: REDIRECT_URI,
     codeChallenge: await oauth.calculatePKCECodeChallenge(verifier),
-    resource: null,
+    resource,
   });
   const state = oauth.generateRandomState();
   const url = new URL(redirectWith(REDIRECT_URI, { code, state }));
@@ -62,6 +64,8 @@ export async function exchange(
   client: oauth.Client,
   approval: { callback: URLSearchParams; verifier: string },
   redirectUri = REDIRECT_URI,
+  /** Extra token request parameters, e.g. { resource } (RFC 8707 2.2). */
+  additionalParameters?: Record<string, string>,
 ): Promise<oauth.TokenEndpointResponse> {
   const response = await oauth.authorizationCodeGrantRequest(
     as,
@@ -70,7 +74,7 @@ export async function exchange(
     approval.callback,
     redirectUri,
     approval.verifier,
-    insecure,
+    { ...insecure, ...(additionalParameters ? { additionalParameters } : {}) },
   );
   return oauth.processAuthorizationCodeResponse(as, client, response);
 }
@@ -80,10 +84,12 @@ export async function refresh(
   client: oauth.Client,
   refreshToken: string,
   scope?: string,
+  resource?: string,
 ): Promise<oauth.TokenEndpointResponse> {
+  const additionalParameters = { ...(scope ? { scope } : {}), ...(resource ? { resource } : {}) };
   const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, {
     ...insecure,
-    ...(scope ? { additionalParameters: { scope } } : {}),
+    ...(scope || resource ? { additionalParameters } : {}),
   });
   return oauth.processRefreshTokenResponse(as, client, response);
 }

@@ -71,6 +71,33 @@ const refusals: Array<[string, unknown, number, string]> = [
   ['a custom scheme', { ...valid, redirect_uris: ['com.example.app:/cb'] }, 400, 'invalid_redirect_uri'],
   ['a fragment', { ...valid, redirect_uris: ['https://app.example/cb#x'] }, 400, 'invalid_redirect_uri'],
   ['not a URL', { ...valid, redirect_uris: ['not a url'] }, 400, 'invalid_redirect_uri'],
+  ...(
+    [
+      ['CR LF and a header after it', 'https://app.example/cb\r\nX-Injected: 1'],
+      ['a bare LF', 'https://app.example/cb\nx'],
+      ['a bare CR', 'https://app.example/cb\r'],
+      ['a NUL', 'https://app.example/cb\u0000'],
+      ['a tab in the host', 'https://app.\texample/cb'],
+      ['a space', 'https://app.example/c b'],
+      ['a leading space', ' https://app.example/cb'],
+      ['a trailing space', 'https://app.example/cb '],
+      ['no host', 'https:///cb'],
+      ['one slash', 'https:/app.example/cb'],
+      ['no slashes', 'https:app.example/cb'],
+      ['backslashes', 'https:\\\\app.example\\cb'],
+      ['user information', 'https://user@app.example/cb'],
+      ['a host the parser rewrites', 'http://0x7f.1/cb'],
+      ['a shortened loopback address', 'http://127.1/cb'],
+      ['a percent-encoded host', 'https://%61pp.example/cb'],
+      ['a non-ASCII character', 'https://app.example/caf\u00e9'],
+      ['an empty string', ''],
+    ] as const
+  ).map(([rule, uri]): [string, unknown, number, string] => [
+    `a malformed URI: ${rule}`,
+    { ...valid, redirect_uris: ['https://fine.example/cb', uri] },
+    400,
+    'invalid_redirect_uri',
+  ]),
   ['a non-string URI', { ...valid, redirect_uris: [42] }, 400, 'invalid_redirect_uri'],
   ['client_name missing', { redirect_uris: [REDIRECT_URI] }, 400, 'invalid_client_metadata'],
   ['client_name blank', { ...valid, client_name: '  ' }, 400, 'invalid_client_metadata'],
@@ -150,6 +177,17 @@ t.test('management with the registration access token (RFC 7592)', async (t) => 
       ...withToken,
       method: 'PUT',
       body: { client_id: created.client_id, client_name: 'x', redirect_uris: ['http://evil.example/cb'] },
+    }),
+    400,
+    'invalid_redirect_uri',
+  );
+
+  oauthErrorShape(
+    t,
+    await request(app.url, path, {
+      ...withToken,
+      method: 'PUT',
+      body: { client_id: created.client_id, client_name: 'x', redirect_uris: ['https://app.example/cb\r\nX: 1'] },
     }),
     400,
     'invalid_redirect_uri',
