@@ -90,7 +90,15 @@ export function createApp(options: AppOptions): Koa {
       result = errorResult(err, state, options.logger);
     }
     state.rate ??= await options.services.rateLimiter.take({ ip: ctx.ip }).catch(() => null);
-    writeResult(ctx, result, state);
+    try {
+      writeResult(ctx, result, state);
+    } catch (err) {
+      // A header Node refuses (a value outside Latin-1, a CR or LF) would otherwise reach Koa's
+      // own handler: a text/plain 500 that nothing logs. It becomes the logged error body instead.
+      for (const name of Object.keys(result.headers ?? {})) ctx.remove(name);
+      result = errorResult(err, state, options.logger);
+      writeResult(ctx, result, state);
+    }
     options.observe?.(
       ctx.method,
       state.route?.path ?? 'unmatched',

@@ -100,6 +100,12 @@ export class ResourceLockedError extends define(409, 'resource_locked') {}
 export class ReceivingMxInUseError extends define(409, 'receiving_mx_in_use') {}
 /** 422: well-formed, but the resource refuses it (plan limit, rule of the resource). */
 export class UnprocessableValidationError extends define(422, 'validation_error') {}
+/**
+ * 422 validation_error for a display name showing another address than its mailbox's own
+ * (`"ceo@bank.example" <hello@our-domain>`, a phishing pattern). The spec's name, its own class
+ * so SMTP submission can answer it as the policy refusal it is (550 5.7.1, not 5.6.0).
+ */
+export class MisleadingDisplayNameError extends UnprocessableValidationError {}
 export class InvalidAttachmentError extends define(422, 'invalid_attachment') {}
 export class InvalidParameterError extends define(422, 'invalid_parameter') {}
 export class MissingRequiredFieldError extends define(422, 'missing_required_field') {}

@@ -1,4 +1,4 @@
-import { AppError } from '../lib/errors.js';
+import { AppError, MisleadingDisplayNameError } from '../lib/errors.js';
 import { isDependencyDown } from '../db/errors.js';
 
 /** An SMTP reply: the code and the text after it (which starts with its enhanced status code). */
@@ -36,6 +36,10 @@ export function smtpReplyFor(err: unknown): SmtpReply {
       return { code: 552, message: `5.7.1 ${text}` };
     case 'invalid_permission':
       return { code: 550, message: `5.7.1 ${text}` };
+    case 'validation_error':
+      // A display name showing another address (phishing) is a policy refusal, not a malformed message.
+      if (err instanceof MisleadingDisplayNameError) return { code: 550, message: `5.7.1 ${text}` };
+      break;
     default:
       break;
   }

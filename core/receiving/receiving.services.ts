@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config/config.schema.js';
+import type { Logger } from '../../lib/logger.js';
 import { createRecordResolver } from '../../lib/dns/record-resolver.js';
 import type { EventLog } from '../events/log/event-log.js';
 import type { TeamService } from '../platform/teams/team.service.js';
@@ -23,6 +24,8 @@ export type ReceivingInfrastructure = {
   events: EventLog;
   teams: TeamService;
   sending: SendingServices;
+  /** Refused reports (a complaint naming someone the email was not sent to) are logged at warn. */
+  logger: Logger;
 };
 
 /** The feedback-loop addresses in effect: configured, or fbl@<mta.hostname>. */
@@ -35,7 +38,7 @@ const AUTHENTICATION_TIMEOUT_MS = 10_000;
 
 /** The receiving group: who the MX accepts mail for, durable intake, received mail reads, late reports. */
 export function createReceivingServices(infra: ReceivingInfrastructure) {
-  const { knex, clock, config, blobs, events, teams, sending } = infra;
+  const { knex, clock, config, blobs, events, teams, sending, logger } = infra;
   const repository = new ReceivedEmailRepository(knex);
   const recipients = new InboundRecipients(
     {
@@ -57,7 +60,7 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
       recipients,
       repository,
       events,
-      reports: new ReportIntake(sending.lateOutcomes),
+      reports: new ReportIntake(sending.lateOutcomes, logger),
       team: (id) => teams.get(id),
       authenticate: (raw, envelope) =>
         authenticateMessage(raw, envelope, {

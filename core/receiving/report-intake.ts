@@ -4,6 +4,7 @@ import { parseDeliveryReport, type DeliveryReport } from '../sending/bounces/del
 import { parseFeedbackReport, type FeedbackReport } from '../sending/bounces/feedback-report.js';
 import type { LateOutcomes } from '../sending/deliveries/late-outcomes.service.js';
 import type { Email } from '../sending/emails/email.types.js';
+import type { Logger } from '../../lib/logger.js';
 
 /**
  * A report read from a message to a VERP or feedback-loop address, and the email it names,
@@ -40,7 +41,10 @@ function emailIdOf(verpEmailId: string | null, originalMessageId: string | null)
  * A report we cannot tie to one of our emails is accepted and ignored (logged), never bounced.
  */
 export class ReportIntake {
-  constructor(private readonly outcomes: LateOutcomes) {}
+  constructor(
+    private readonly outcomes: LateOutcomes,
+    private readonly logger?: Pick<Logger, 'warn'>,
+  ) {}
 
   async read(raw: Buffer, target: { verpEmailId: string | null }): Promise<ReadReport> {
     const feedback = await parseFeedbackReport(raw);
@@ -91,12 +95,22 @@ export class ReportIntake {
     };
   }
 
+  /**
+   * A complaint counts for the recipient it names, which must be one of the email's: the
+   * complainant (or an Original-Rcpt-To), else another clue of the report (the original's To: a
+   * forward makes the complainant's mailbox differ from the address we sent to). A report that
+   * names only addresses the email was not sent to is refused (logged at warn): it would
+   * otherwise fall through to the email's recipient. A report that names nobody (redacted or
+   * absent, as many providers send them) counts for the email's only recipient; with several
+   * recipients nobody can be told apart and it is ignored.
+   */
   private async applyFeedback(trx: Knex.Transaction, email: Email, report: FeedbackReport): Promise<ReportOutcome> {
     if (report.feedbackType === 'not-spam')
       return { kind: 'ignored', emailId: email.id, recipients: [], reason: 'a not-spam report' };
-    const named = [report.originalRecipient, ...report.originalRcptTo].filter((a): a is string => Boolean(a));
-    let recipients = this.outcomes.recipientsOf(email, named);
-    // Providers often redact the recipient; an email to one person names them anyway.
+    const complainant = [report.originalRecipient, ...report.originalRcptTo].filter((a): a is string => Boolean(a));
+    let recipients = this.outcomes.recipientsOf(email, complainant);
+    if (recipients.length === 0) recipients = this.outcomes.recipientsOf(email, report.namedRecipients);
+    if (recipients.length === 0 && report.namedRecipients.length > 0) return this.refused(email, report);
     if (recipients.length === 0) {
       const all = this.outcomes.allRecipients(email);
       if (all.length === 1) recipients = all;
@@ -110,5 +124,15 @@ export class ReportIntake {
       };
     await this.outcomes.complained(trx, email, recipients[0]!);
     return { kind: 'complained', emailId: email.id, recipients };
+  }
+
+  /** A complaint naming someone else: no status, no suppression, no webhook; the operator is told. */
+  private refused(email: Email, report: FeedbackReport): ReportOutcome {
+    const reason = `the complaint names ${report.namedRecipients.join(', ')}, not one of the email's recipients`;
+    this.logger?.warn(
+      { emailId: email.id, teamId: email.teamId, named: report.namedRecipients, reason },
+      'report: complaint refused',
+    );
+    return { kind: 'ignored', emailId: email.id, recipients: [], reason };
   }
 }

@@ -19,7 +19,20 @@ const boom = defineRoute({
   },
 });
 
-const app = await startTestApp({ extraRoutes: [boom] });
+// A route whose answer carries a header value Node refuses to send (outside Latin-1).
+const badHeader = defineRoute({
+  method: 'GET',
+  path: '/test/bad-header',
+  operationId: 'testBadHeader',
+  summary: 'test only',
+  tag: 'test',
+  permission: 'full_access',
+  scope: null,
+  responses: { 200: { description: 'never' } },
+  handler: async () => ({ status: 200, body: {}, headers: { 'x-file-name': 'Отчёт.pdf' } }),
+});
+
+const app = await startTestApp({ extraRoutes: [boom, badHeader] });
 t.teardown(() => app.close());
 const { token, teamId } = await app.createTeam('Platform');
 
@@ -50,6 +63,31 @@ t.test('every response carries a request id; a 500 names it in the message', asy
   t.ok(body.message.includes(requestId), 'message carries the request id');
   t.notMatch(body.message, /exploded/, 'the internal error is not leaked');
 });
+
+t.test(
+  'an answer whose header cannot be sent becomes the logged 500 error body, not a bare text/plain 500',
+  async (t) => {
+    const logged: unknown[] = [];
+    const logger = app.runtime.logger as unknown as { error: (...args: unknown[]) => void };
+    const original = logger.error;
+    logger.error = function (this: unknown, ...args: unknown[]) {
+      logged.push(args);
+      return original.apply(this, args);
+    };
+    t.teardown(() => {
+      logger.error = original;
+    });
+    const res = await request(app.url, '/test/bad-header', { token });
+    const body = errorShape(t, res, 500, 'application_error');
+    t.match(res.headers.get('content-type'), /^application\/json/);
+    t.equal(res.headers.get('x-file-name'), null, 'the header that failed is not half-sent');
+    t.ok(body.message.includes(res.headers.get('x-request-id')!), 'the message names the request id');
+    t.ok(
+      logged.some((args) => JSON.stringify(args).includes('unexpected error')),
+      'the failure is logged as an unexpected error',
+    );
+  },
+);
 
 t.test('credentials: missing, malformed, unknown', async (t) => {
   errorShape(t, await request(app.url, '/api-keys'), 401, 'missing_api_key');

@@ -3,6 +3,7 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { sendEmailSchema } from '../../core/sending/emails/email.schemas.js';
 import { startInboundServer } from '../../inbound/inbound-server.js';
+import { feedbackReport } from '../helpers/feedback-report.js';
 import { markedVerifiedDomain } from '../helpers/verified-domain.js';
 import { WebhookReceiver, startWebhookApp } from '../helpers/webhook-receiver.js';
 
@@ -70,41 +71,6 @@ function deliveryStatusReport(emailId: string, recipient: string, status: string
   ].join('\r\n');
 }
 
-function feedbackReport(emailId: string, recipient: string): string {
-  return [
-    `From: Feedback Loop <fbl@mail.example.net>`,
-    `To: fbl@${app.runtime.config.mta.hostname}`,
-    `Subject: Complaint about message`,
-    `MIME-Version: 1.0`,
-    `Content-Type: multipart/report; report-type=feedback-report; boundary="f1"`,
-    ``,
-    `--f1`,
-    `Content-Type: text/plain`,
-    ``,
-    `This is an email abuse report.`,
-    `--f1`,
-    `Content-Type: message/feedback-report`,
-    ``,
-    `Feedback-Type: abuse`,
-    `User-Agent: ExampleFBL/1.0`,
-    `Version: 1`,
-    `Original-Rcpt-To: ${recipient}`,
-    `Arrival-Date: Thu, 8 Mar 2026 14:00:00 +0000`,
-    ``,
-    `--f1`,
-    `Content-Type: message/rfc822`,
-    ``,
-    `Message-ID: <${emailId}@${name}>`,
-    `From: news@${name}`,
-    `To: ${recipient}`,
-    `Subject: Hello`,
-    ``,
-    `hi`,
-    `--f1--`,
-    ``,
-  ].join('\r\n');
-}
-
 const verify = (body: string, headers: Record<string, unknown>) =>
   new Webhook(endpoint.secret).verify(body, headers as Record<string, string>) as {
     type: string;
@@ -148,7 +114,14 @@ t.test('an ARF report to the feedback-loop address: email.complained and the sup
   const email = await sendOne('angry@example.net');
   const info = await transport.sendMail({
     envelope: { from: 'fbl@mail.example.net', to: [`fbl@${app.runtime.config.mta.hostname}`] },
-    raw: feedbackReport(email.id, 'angry@example.net'),
+    raw: feedbackReport(
+      `fbl@${app.runtime.config.mta.hostname}`,
+      { emailId: email.id, domain: name },
+      {
+        rcptTo: 'angry@example.net',
+        to: 'angry@example.net',
+      },
+    ),
   });
   t.match(info.response, /^250 /);
   await receiver.waitFor(3);

@@ -22,8 +22,11 @@ import { headerBlock, ORIGINAL_TYPES, originalOf, type ReturnedOriginal } from '
 
 export type { FeedbackReport } from './report.types.js';
 
-/** Local parts providers put in place of a redacted one (RFC 6590 leaves the choice to them). */
-const REDACTED_LOCAL = /^(?:x+|\*+|#+|-+|\[?redacted\]?|unknown)$/i;
+/**
+ * Local parts providers put in place of a redacted one (RFC 6590 leaves the choice to them):
+ * a run of one mask character, `redacted`, `unknown`, or a partial mask (`j***n`).
+ */
+const REDACTED_LOCAL = /^(?:x+|\*+|#+|-+|\[?redacted\]?|unknown)$|\*\*/i;
 /** Fields that show a text/plain part to be a quoted original rather than prose. */
 const ORIGINAL_FIELDS: ReadonlySet<string> = new Set(['from', 'to', 'subject', 'message-id', 'date', 'received']);
 
@@ -65,17 +68,17 @@ function soleAddress(value: string | undefined): string | null {
 }
 
 /**
- * Who complained: Microsoft's X-HmXmrOriginalRecipient (the Outlook.com mailbox, which a
- * forward can make differ from To), else an Original-Rcpt-To, else the original's To when
- * it names one address; redacted addresses skipped.
+ * Every clue to who complained, best first, redacted addresses skipped: Microsoft's
+ * X-HmXmrOriginalRecipient (the Outlook.com mailbox, which a forward can make differ from To),
+ * the Original-Rcpt-To values, the original's To when it names one address. The first is the
+ * complainant.
  */
-function complainant(rcptTo: string[], original: Record<string, string>): string | null {
+function recipientClues(rcptTo: string[], original: Record<string, string>): string[] {
   const microsoft = original['x-hmxmroriginalrecipient'];
-  return (
-    unredacted(microsoft ? normalizeAddress(microsoft) : null) ??
-    rcptTo.map(unredacted).find((address) => address !== null) ??
-    unredacted(soleAddress(original['to']))
-  );
+  const clues = [microsoft ? normalizeAddress(microsoft) : null, ...rcptTo, soleAddress(original['to'])]
+    .map(unredacted)
+    .filter((address): address is string => address !== null);
+  return clues.filter((address, i) => clues.findIndex((other) => other.toLowerCase() === address.toLowerCase()) === i);
 }
 
 function readFeedback(message: MimeMessage): FeedbackReport | undefined {
@@ -89,6 +92,7 @@ function readFeedback(message: MimeMessage): FeedbackReport | undefined {
   const rcptTo = fieldValues(fields, 'original-rcpt-to')
     .flatMap((value) => value.split(','))
     .flatMap((value) => normalizeAddress(value) ?? []);
+  const clues = recipientClues(rcptTo, original.headers);
   // Return-Path is written from MAIL FROM at delivery: the same address when the field is absent.
   const mailFrom = fieldValue(fields, 'original-mail-from') ?? original.headers['return-path'] ?? '';
   return {
@@ -97,7 +101,8 @@ function readFeedback(message: MimeMessage): FeedbackReport | undefined {
     originalMailFrom: normalizeAddress(mailFrom),
     originalMessageId: original.messageId,
     originalHeaders: original.headers,
-    originalRecipient: complainant(rcptTo, original.headers),
+    originalRecipient: clues[0] ?? null,
+    namedRecipients: clues,
     arrivalDate: fieldValue(fields, 'arrival-date') ?? fieldValue(fields, 'received-date') ?? null,
     reportingUserAgent: fieldValue(fields, 'user-agent') ?? null,
   };

@@ -46,6 +46,12 @@ export type FeedbackReport = {
   originalHeaders: Record<string, string>;
   /** Best guess of who complained, null when every clue is absent or redacted. */
   originalRecipient: string | null;
+  /**
+   * Every address the report gives as the original recipient, redacted ones left out, best clue
+   * first: X-HmXmrOriginalRecipient, the Original-Rcpt-To values, the original's To when it names
+   * one address. Empty when the report names nobody (absent or redacted).
+   */
+  namedRecipients: string[];
   arrivalDate: string | null;
   reportingUserAgent: string | null;
 };

@@ -29,6 +29,7 @@ import { acceptedEmailsWriter, type AcceptedEmails } from './accepted-emails.js'
 import { loadAttachments, type LoadedAttachment } from './attachment-loader.js';
 import { MAX_HEADER_NAME_LENGTH, uncarriableHeaderNames } from './header-rules.js';
 import { resolveContent } from './email-content.js';
+import { assertHonestDisplayNames } from './display-name-rule.js';
 import { EmailRepository } from './email.repository.js';
 import type { SendEmailInput } from './email.schemas.js';
 import type { Email, EmailAttachment, EmailBodies } from './email.types.js';
@@ -188,6 +189,7 @@ export class EmailAcceptance {
     const cc = parseAll(input.cc);
     const bcc = parseAll(input.bcc);
     const replyTo = parseAll(content.replyTo);
+    assertHonestDisplayNames(from, replyTo);
     if (to.length + cc.length + bcc.length > MAX_RECIPIENTS) {
       throw new ValidationError(`to, cc and bcc together may hold at most ${MAX_RECIPIENTS} addresses`, {
         errors: [{ path: 'to', message: `at most ${MAX_RECIPIENTS} recipients in all` }],

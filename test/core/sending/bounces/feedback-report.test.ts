@@ -35,6 +35,7 @@ const SAMPLES: Record<string, Expected> = {
       originalMailFrom: verp(31),
       originalMessageId: `${emailId(31)}@mail.example.com`,
       originalRecipient: 'Quinn@example.net',
+      namedRecipients: ['Quinn@example.net'],
       arrivalDate: 'Thu, 14 Nov 2024 10:15:45 +0000',
       reportingUserAgent: 'Yahoo!-Mail-Feedback/2.0',
     },
@@ -54,6 +55,8 @@ const SAMPLES: Record<string, Expected> = {
       originalMessageId: `${emailId(32)}@mail.example.com`,
       // X-HmXmrOriginalRecipient wins over the To header (the mailbox a forward led to).
       originalRecipient: 'Rachel@example.net',
+      // The To names the address the message was sent to, before the forward.
+      namedRecipients: ['Rachel@example.net', 'rachel.green@example.org'],
       arrivalDate: 'Thu, 14 Nov 2024 11:02:13 -0800',
       reportingUserAgent: 'Hotmail FBL',
     },
@@ -72,6 +75,7 @@ const SAMPLES: Record<string, Expected> = {
       originalMessageId: `${emailId(33)}@mail.example.com`,
       // Original-Rcpt-To and To are both redacted: nobody is named.
       originalRecipient: null,
+      namedRecipients: [],
       arrivalDate: 'Thu, 14 Nov 2024 11:58:41 +0000',
       reportingUserAgent: 'ExampleISP-FBL/3.1',
     },
@@ -86,6 +90,7 @@ const SAMPLES: Record<string, Expected> = {
       originalMessageId: `${emailId(34)}@mail.example.com`,
       // No Original-Rcpt-To: the To header, which names one address.
       originalRecipient: 'sam@example.org',
+      namedRecipients: ['sam@example.org'],
       arrivalDate: 'Thu, 14 Nov 2024 13:10:02 -0500 (EST)',
       reportingUserAgent: 'AOL SComp',
     },
@@ -103,6 +108,7 @@ const SAMPLES: Record<string, Expected> = {
       originalMailFrom: verp(35),
       originalMessageId: `${emailId(35)}@mail.example.com`,
       originalRecipient: 'tara@example.org',
+      namedRecipients: ['tara@example.org'],
       arrivalDate: 'Thu, 14 Nov 2024 14:20:11 +0000',
       reportingUserAgent: 'ExampleMailbox-FBL/1.4',
     },
@@ -115,6 +121,8 @@ const SAMPLES: Record<string, Expected> = {
       originalMailFrom: verp(36),
       originalMessageId: `${emailId(36)}@mail.example.com`,
       originalRecipient: 'uma@example.com',
+      // A To naming two addresses says nothing about who complained.
+      namedRecipients: ['uma@example.com', 'victor@example.com'],
       arrivalDate: 'Thu, 14 Nov 2024 15:40:31 +0000',
       reportingUserAgent: 'WebmailFBL/0.9',
     },
@@ -186,6 +194,7 @@ t.test('a report without the original', async (t) => {
     originalMessageId: null,
     originalHeaders: {},
     originalRecipient: 'wes@example.org',
+    namedRecipients: ['wes@example.org', 'zoe@example.org'],
     arrivalDate: null,
     reportingUserAgent: null,
   });
