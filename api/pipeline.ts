@@ -42,8 +42,13 @@ export const API_V1_PREFIX = '/api/v1';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NO_BODY: ReadBody = { parsed: {}, raw: '' };
 
-/** The request path relative to either base, without a trailing slash. */
-export function relativePath(path: string): string {
+/**
+ * The request path relative to either base, without a trailing slash, repeated slashes read as
+ * one (an SDK given a base URL ending in `/` asks for `/api/v1//emails`). For routing the API
+ * only: the tracking and pages middlewares match the path as sent, and no answer echoes it.
+ */
+export function relativePath(requestPath: string): string {
+  const path = requestPath.replace(/\/{2,}/g, '/');
   const stripped =
     path === API_V1_PREFIX || path.startsWith(`${API_V1_PREFIX}/`) ? path.slice(API_V1_PREFIX.length) : path;
   const trimmed = stripped.replace(/\/+$/, '');

@@ -43,9 +43,10 @@ function envelopeOf(req: IncomingMessage): InboundEnvelope {
 
 /**
  * The Unix-socket HTTP endpoint our Haraka plugins call: POST /rcpt (accept, reject or defer a
- * recipient) and POST /messages (store a message durably, then answer its id). Any failure here
- * is a 503 the plugin turns into 451: the sending server keeps the message and retries; only a
- * message refused for itself (too large, too many MIME parts) is answered as permanent (554).
+ * recipient) and POST /messages (store a message durably, then answer the ids its 250 names).
+ * Any failure here is a 503 the plugin turns into 451: the sending server keeps the message and
+ * retries; only a message refused for itself (too large, too many MIME parts) is answered as
+ * permanent (554).
  */
 export function startInboundBridge(runtime: Runtime, socketPath: string): Promise<Server> {
   const { services, logger, config, metrics } = runtime;
@@ -79,7 +80,11 @@ export function startInboundBridge(runtime: Runtime, socketPath: string): Promis
       },
       'inbound: message accepted',
     );
-    answer(res, 200, { id: result.id });
+    // What the 250 names: the received emails' API ids (GET /emails/receiving/<id>), one per team
+    // the message is addressed to, the message's own id first; a message that made none (a
+    // bounce, a complaint, an unsubscribe) is named by its id, the one the logs carry.
+    const queuedAs = result.received.length > 0 ? result.received.map((email) => email.id) : [result.id];
+    answer(res, 200, { id: result.id, queued_as: queuedAs });
   }
 
   const server = createServer((req, res) => {

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { updateTeamSchema } from '../../core/platform/teams/team.schemas.js';
+import {
+  parsePostalAddress,
+  postalAddressBody,
+  updateTeamSchema,
+  type UpdateTeamInput,
+} from '../../core/platform/teams/team.schemas.js';
 import { defineRoute } from '../route.js';
 import { serializeMember, serializeTeam } from '../serializers/team.serializer.js';
 
@@ -7,6 +12,8 @@ const teamSchema = z
   .object({ object: z.literal('team'), id: z.string(), name: z.string(), slug: z.string() })
   .passthrough();
 const tag = 'team';
+/** postal_address is checked by parsePostalAddress, whose refusals name the accepted fields. */
+const updateTeamBody = updateTeamSchema.extend({ postal_address: postalAddressBody.optional() });
 
 export const teamRoutes = [
   defineRoute({
@@ -28,11 +35,14 @@ export const teamRoutes = [
     tag,
     permission: 'full_access',
     scope: 'team:write',
-    body: updateTeamSchema,
+    body: updateTeamBody,
     exampleBody: { name: 'Acme' },
     responses: { 200: { description: 'The updated team', schema: teamSchema } },
     handler: async ({ body, caller, services }) => {
-      const team = await services.teams.update(caller.team, body, caller);
+      const { postal_address: postal, ...rest } = body;
+      const input: UpdateTeamInput =
+        postal === undefined ? rest : { ...rest, postal_address: parsePostalAddress(postal) };
+      const team = await services.teams.update(caller.team, input, caller);
       return { status: 200, body: serializeTeam(team) };
     },
   }),

@@ -117,15 +117,13 @@ export class AccountService {
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     const { user, created } = await this.deps.knex.transaction(async (trx) => {
       const existing = await this.users.findByEmail(email, trx);
-      const user: User = existing ?? {
-        id: newId(),
-        email,
-        name: input.name ?? null,
-        emailVerifiedAt: now,
-        createdAt: now,
-      };
+      const name = input.name?.trim() || null;
+      const user: User = existing
+        ? { ...existing, name: existing.name ?? name }
+        : { id: newId(), email, name, emailVerifiedAt: now, createdAt: now };
       if (!existing) await this.users.insert({ ...user, passwordHash }, trx);
-      else if (passwordHash) {
+      else if (existing.name === null && name !== null) await this.users.nameIfUnnamed(user.id, name, now, trx);
+      if (existing && passwordHash) {
         await this.passwords.lock(user.id, trx);
         await this.passwords.apply(user.id, passwordHash, now, trx);
       }

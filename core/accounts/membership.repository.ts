@@ -30,9 +30,16 @@ export class MembershipRepository {
     const mfa = await trx('user_mfa').where({ user_id: member.userId }).whereNotNull('enabled_at').first('user_id');
     const existing = await trx('team_members').where({ team_id: member.teamId, email: member.email }).first('id');
     if (existing) {
+      // The row `team create --owner-email` left has no name: the user's name fills it (a null
+      // one never blanks a name the row has).
       await trx('team_members')
         .where({ id: existing.id })
-        .update({ user_id: member.userId, role: member.role, mfa_enabled: Boolean(mfa) });
+        .update({
+          user_id: member.userId,
+          role: member.role,
+          mfa_enabled: Boolean(mfa),
+          ...(member.name !== null ? { name: member.name } : {}),
+        });
       return;
     }
     await trx('team_members').insert({

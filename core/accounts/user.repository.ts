@@ -68,6 +68,11 @@ export class UserRepository {
     await trx('users').where({ id }).update({ password_hash: passwordHash, updated_at: now });
   }
 
+  /** Gives a user without a name this one (an operator's `user create --name`); a set name stays. */
+  async nameIfUnnamed(id: string, name: string, now: Date, trx: Knex = this.knex): Promise<void> {
+    await trx('users').where({ id }).whereNull('name').update({ name, updated_at: now });
+  }
+
   async markVerified(id: string, now: Date, trx: Knex = this.knex): Promise<void> {
     await trx('users').where({ id }).whereNull('email_verified_at').update({ email_verified_at: now, updated_at: now });
   }

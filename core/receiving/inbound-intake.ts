@@ -15,7 +15,9 @@ import type { ReadReport, ReportIntake, ReportOutcome } from './report-intake.js
 export const RAW_NAMESPACE = 'received';
 
 export type IntakeResult = {
+  /** The message's id: its raw file's name, and the id of its first kept received email. */
   id: string;
+  /** One per team the message is addressed to, the one with the message's id first. */
   received: ReceivedEmail[];
   reports: ReportOutcome[];
   /** Contacts unsubscribed by mail to a broadcast's mailto unsubscribe address. */
@@ -121,12 +123,26 @@ export class InboundIntake {
     if (stored) await this.deps.blobs.put(RAW_NAMESPACE, `${messageId}.eml`, raw);
     const authentication = stored ? await this.deps.authenticate(raw, envelope) : null;
     const now = this.deps.clock.now();
-    return teams.map((team) =>
-      this.row(team, fields, mailboxes.get(team.id)!, { messageId, envelope, raw, authentication, now }),
+    // The MX's 250 names the message id: the first kept received email takes it as its own id
+    // (and comes first), so `GET /emails/receiving/<id>` finds what the 250 named.
+    const named = Math.max(
+      0,
+      teams.findIndex((team) => team.riskState !== 'suspended'),
+    );
+    const ordered = [teams[named]!, ...teams.filter((_, i) => i !== named)];
+    return ordered.map((team, i) =>
+      this.row(i === 0 ? messageId : newId(), team, fields, mailboxes.get(team.id)!, {
+        messageId,
+        envelope,
+        raw,
+        authentication,
+        now,
+      }),
     );
   }
 
   private row(
+    id: string,
     team: Team,
     fields: ReceivedHeaderFields,
     receivedFor: string[],
@@ -140,7 +156,7 @@ export class InboundIntake {
   ): ReceivedEmail {
     const dropped = team.riskState === 'suspended';
     return {
-      id: newId(),
+      id,
       teamId: team.id,
       from: fields.from,
       to: fields.to,

@@ -170,6 +170,7 @@ export class BroadcastFanOut {
             : null,
         },
         team.postalAddress,
+        team.brandKit,
       );
       return {
         from: broadcast.from!,

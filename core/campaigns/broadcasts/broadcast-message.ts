@@ -1,6 +1,7 @@
 import type { Contact } from '../../audience/contacts/contact.types.js';
-import type { PostalAddress } from '../../platform/teams/team.types.js';
+import { EMPTY_BRAND_KIT, type BrandKit, type PostalAddress } from '../../platform/teams/team.types.js';
 import { escapeHtml } from '../../../lib/text/escape-html.js';
+import { brandValues } from '../../sending/templates/placeholders.js';
 import { mergeHtml, mergeText, namesUnsubscribeLink, type MergeValues } from './merge-variables.js';
 import type { Broadcast } from './broadcast.types.js';
 
@@ -29,7 +30,7 @@ export function postalLines(address: PostalAddress | null): string[] {
  * Renders a broadcast for one contact: merge variables resolved (inline default, then the
  * property's fallback, then empty), a hidden preview line, and, when the body names neither
  * UNSUBSCRIBE_URL nor PREFERENCES_URL, a footer with an unsubscribe link and the team's postal
- * address. Every recipient gets List-Unsubscribe with the one-click URL (and a mailto to the
+ * address. Brand tokens take the team's brand kit. Every recipient gets List-Unsubscribe with the one-click URL (and a mailto to the
  * inbound MX) and List-Unsubscribe-Post (RFC 8058); the MTA signs both with DKIM.
  */
 export function renderForRecipient(
@@ -39,6 +40,7 @@ export function renderForRecipient(
   fallbacks: Map<string, string>,
   links: RecipientLinks,
   postal: PostalAddress | null,
+  brand: BrandKit = EMPTY_BRAND_KIT,
 ): RecipientMessage {
   const lowerValues = new Map([...values].map(([key, value]) => [key.toLowerCase(), value]));
   const merge: MergeValues = {
@@ -58,6 +60,7 @@ export function renderForRecipient(
       return values.get(key) ?? lowerValues.get(key.toLowerCase()) ?? null;
     },
     fallback: (key) => fallbacks.get(key.toLowerCase()) ?? null,
+    brand: brandValues(brand),
   };
   const footer = !namesUnsubscribeLink(broadcast.html, broadcast.text);
   const lines = postalLines(postal);

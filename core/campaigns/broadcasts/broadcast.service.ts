@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
-import { InvalidParameterError, NotFoundError, ResourceLockedError } from '../../../lib/errors.js';
+import {
+  InvalidParameterError,
+  NotFoundError,
+  ResourceLockedError,
+  UnprocessableValidationError,
+} from '../../../lib/errors.js';
 import { isUuid, newId } from '../../../lib/ids.js';
 import type { Team } from '../../platform/teams/team.types.js';
 import { scheduledAtWithinLimits } from '../../shared/scheduling/schedule-phrase.js';
@@ -11,6 +16,7 @@ import { BroadcastRepository, type BroadcastListFilter } from './broadcast.repos
 import type { CreateBroadcastInput, RecipientsQuery, UpdateBroadcastInput } from './broadcast.schemas.js';
 import type { PageQuery } from '../../shared/pagination/list-query.js';
 import type { Broadcast } from './broadcast.types.js';
+import { mergeProblems } from './merge-variables.js';
 
 export type BroadcastDeps = {
   knex: Knex;
@@ -26,6 +32,13 @@ export type BroadcastDeps = {
 
 const locked = (b: Broadcast, what: string) =>
   new ResourceLockedError(`Only a draft can be ${what}; this broadcast is ${b.status}`);
+
+/** 422 validation_error for placeholders that do not parse, before anything is written. */
+function assertMergeVariables(input: Partial<CreateBroadcastInput>): void {
+  const errors = mergeProblems({ subject: input.subject, html: input.html, text: input.text });
+  if (errors.length > 0)
+    throw new UnprocessableValidationError(`${errors[0]!.path}: ${errors[0]!.message}`, { errors });
+}
 
 /**
  * Broadcasts and their states (spec: States and transitions). A draft is changed freely; send
@@ -45,6 +58,7 @@ export class BroadcastService {
       throw new InvalidParameterError('scheduled_at needs send: true', {
         errors: [{ path: 'scheduled_at', message: 'only with send: true' }],
       });
+    assertMergeVariables(input);
     const now = this.deps.clock.now();
     const draft: Broadcast = {
       id: newId(),
@@ -97,6 +111,7 @@ export class BroadcastService {
   async update(team: Team, id: string, input: UpdateBroadcastInput): Promise<Broadcast> {
     const broadcast = await this.get(team.id, id);
     if (broadcast.status !== 'draft') throw locked(broadcast, 'updated');
+    assertMergeVariables(input);
     const updated = await this.applyContent(team, { ...broadcast, updatedAt: this.deps.clock.now() }, input);
     if (input.name !== undefined) updated.name = input.name;
     if (input.from !== undefined) updated.from = input.from;
@@ -203,7 +218,8 @@ export class BroadcastService {
         throw new InvalidParameterError('template cannot be combined with html or text', {
           errors: [{ path: 'template', message: 'send html/text or a template, not both' }],
         });
-      // The published version's content as written: its {{{KEY}}} placeholders are the merge variables.
+      // The published version's content as written: its placeholders ({{KEY}} or {{{KEY}}}) are
+      // the merge variables.
       const { version } = await this.deps.templates.publishedVersion(team.id, input.template.id);
       next.html = version.html;
       next.text = version.text;

@@ -36,6 +36,7 @@ import type { Email, EmailAttachment, EmailBodies } from './email.types.js';
 import { composeMime } from './mime.js';
 import { utcDayStart, utcMonthStart } from '../../shared/scheduling/quota-periods.js';
 import { encodeRecord } from './spool-record.js';
+import { unverifiedDomainRefusal } from './unverified-domain.js';
 
 /** `recipients`: every address of to, cc and bcc, checked against the suppression list when the email commits. */
 type PreparedEmail = {
@@ -211,10 +212,7 @@ export class EmailAcceptance {
     const scheduledAt = scheduledAtWithinLimits(input.scheduled_at, now);
 
     const domain = await this.deps.domains.findVerifiedByName(team.id, domainOf(from.address));
-    if (!domain)
-      throw new ForbiddenValidationError(
-        `The domain ${domainOf(from.address)} is not verified by this team: add and verify it at /domains`,
-      );
+    if (!domain) throw await unverifiedDomainRefusal(this.deps.domains, team.id, domainOf(from.address));
     if (apiKey?.domainId && apiKey.domainId !== domain.id)
       throw new ForbiddenValidationError('This API key is restricted to another domain: from must use it');
     const recipients = [...to, ...cc, ...bcc].map((m) => m.address);

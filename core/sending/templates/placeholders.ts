@@ -1,13 +1,19 @@
+import {
+  placeholdersOf,
+  renderPlaceholders,
+  syntaxProblems,
+  type FieldProblem,
+} from '../../shared/placeholders/placeholder-syntax.js';
+import { escapeHtml } from '../../../lib/text/escape-html.js';
 import type { BrandKit } from '../../platform/teams/team.types.js';
 import type { TemplateVariable } from './template.types.js';
 
 /**
- * Placeholders are `{{key}}` or `{{ key }}`, key of letters, digits and underscore; brand tokens
- * are `{{brand.<field>}}`. No logic, filters or nesting: one pass, and an inserted value that
- * itself looks like a placeholder stays as it is.
+ * Template placeholders, in the shared syntax (core/shared/placeholders): `{{key}}`, `{{ key }}`
+ * and `{{{key}}}` alike, key of letters, digits and underscore; brand tokens are
+ * `{{brand.<field>}}`. No logic, filters, defaults or nesting: one pass, and an inserted value
+ * that itself looks like a placeholder stays as it is.
  */
-const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)?)\s*\}\}/g;
-
 export const BRAND_TOKENS = [
   'logo_url',
   'primary_color',
@@ -21,19 +27,30 @@ export const BRAND_TOKENS = [
 
 /** Every placeholder name used in the given texts (brand tokens included, as `brand.x`). */
 export function placeholdersIn(...texts: Array<string | null | undefined>): Set<string> {
-  const names = new Set<string>();
-  for (const text of texts) for (const match of (text ?? '').matchAll(PLACEHOLDER)) names.add(match[1]!);
-  return names;
+  return new Set(placeholdersOf(...texts).map((p) => p.name));
 }
 
-/** Undeclared placeholders and unused declarations, one problem per key. */
-export function placeholderProblems(
+/**
+ * What is wrong with the placeholders of a version's texts: placeholders that do not parse (path:
+ * the field), else inline defaults (a template's default is the variable's fallback_value),
+ * undeclared placeholders and unused declarations (path: the key, one problem per key).
+ */
+export function placeholderRefusal(
   variables: TemplateVariable[],
-  ...texts: Array<string | null | undefined>
-): Array<{ path: string; message: string }> {
-  const used = placeholdersIn(...texts);
+  texts: { subject: string | null | undefined; html: string | null | undefined; text: string | null | undefined },
+): { message: string; errors: FieldProblem[] } | undefined {
+  const syntax = syntaxProblems(texts);
+  if (syntax.length > 0) return { message: `${syntax[0]!.path}: ${syntax[0]!.message}`, errors: syntax };
+  const problems: FieldProblem[] = [];
+  for (const [path, text] of Object.entries(texts))
+    for (const p of placeholdersOf(text))
+      if (p.fallback !== undefined)
+        problems.push({
+          path,
+          message: `placeholder "${p.raw}" has an inline default: templates take it from the variable's fallback_value`,
+        });
+  const used = placeholdersIn(texts.subject, texts.html, texts.text);
   const declared = new Set(variables.map((v) => v.key));
-  const problems: Array<{ path: string; message: string }> = [];
   for (const name of used) {
     if (name.startsWith('brand.')) {
       if (!(BRAND_TOKENS as readonly string[]).includes(name.slice(6)))
@@ -44,16 +61,10 @@ export function placeholderProblems(
   }
   for (const key of declared)
     if (!used.has(key)) problems.push({ path: key, message: `variable ${key} is declared but not used` });
-  return problems;
+  return problems.length === 0
+    ? undefined
+    : { message: 'Placeholders and declared variables do not match', errors: problems };
 }
-
-const escapeHtml = (value: string) =>
-  value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 
 /** A value as text: strings raw, numbers and booleans as written, objects and lists as compact JSON. */
 function asText(value: unknown): string {
@@ -105,13 +116,15 @@ export function renderText(
   brand: Record<string, string>,
   mode: 'html' | 'text',
 ): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) => {
+  return renderPlaceholders(text, ({ name }) => {
     const raw = name.startsWith('brand.')
-      ? brand[name.slice(6)]
+      ? Object.hasOwn(brand, name.slice(6))
+        ? brand[name.slice(6)]
+        : undefined
       : Object.hasOwn(values, name)
         ? asText(values[name])
         : undefined;
-    if (raw === undefined) return whole;
+    if (raw === undefined) return undefined;
     return mode === 'html' ? escapeHtml(raw) : raw;
   });
 }

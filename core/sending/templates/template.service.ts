@@ -9,7 +9,7 @@ import {
 } from '../../../lib/errors.js';
 import { isUuid, newId } from '../../../lib/ids.js';
 import { EMPTY_BRAND_KIT, type BrandKit } from '../../platform/teams/team.types.js';
-import { placeholderProblems } from './placeholders.js';
+import { placeholderRefusal } from './placeholders.js';
 import { findStarter } from './starters.js';
 import { TemplateRepository } from './template.repository.js';
 import type { CreateTemplateInput, ListTemplatesQuery, UpdateTemplateInput } from './template.schemas.js';
@@ -220,9 +220,12 @@ export class TemplateService {
   }
 
   private checkContent(content: VersionContent): void {
-    const problems = placeholderProblems(content.variables, content.subject, content.html, content.text);
-    if (problems.length > 0)
-      throw new UnprocessableValidationError('Placeholders and declared variables do not match', { errors: problems });
+    const refusal = placeholderRefusal(content.variables, {
+      subject: content.subject,
+      html: content.html,
+      text: content.text,
+    });
+    if (refusal) throw new UnprocessableValidationError(refusal.message, { errors: refusal.errors });
     if (Buffer.byteLength(content.html, 'utf8') + Buffer.byteLength(content.text ?? '', 'utf8') > MAX_BODY_BYTES) {
       throw new UnprocessableValidationError('html and text together must be at most 2 MB', {
         errors: [{ path: 'html', message: 'too large' }],

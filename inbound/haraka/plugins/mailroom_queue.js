@@ -31,6 +31,8 @@ exports.store_message = function (next, connection) {
     }
     if (status === 200) {
       txn.notes.mailroom_id = answer.id;
+      txn.notes.mailroom_queued_as =
+        Array.isArray(answer.queued_as) && answer.queued_as.length > 0 ? answer.queued_as : [answer.id];
       return next();
     }
     if (status >= 500 && answer.permanent) return next(DENY, DSN.create(554, answer.message, 6, 0));
@@ -38,8 +40,19 @@ exports.store_message = function (next, connection) {
   });
 };
 
+// The 250 names the received email's API id (GET /emails/receiving/<id>). A message addressed
+// to several teams made one received email each: the 250 lists them (the first is also the raw
+// file's name), at most NAMED_IDS so the reply stays one short line.
+const NAMED_IDS = 5;
+
+function queuedAsText(ids) {
+  const more = ids.length > NAMED_IDS ? ` (+${ids.length - NAMED_IDS} more)` : '';
+  return `Ok: queued as ${ids.slice(0, NAMED_IDS).join(', ')}${more}`;
+}
+
 exports.confirm_stored = function (next, connection) {
-  const id = connection.transaction.notes.mailroom_id;
-  if (!id) return next(DENYSOFT, DSN.create(451, 'Temporary local problem, try again later', 3, 0));
-  next(OK, `Ok: queued as ${id}`);
+  const ids = connection.transaction.notes.mailroom_queued_as;
+  if (!connection.transaction.notes.mailroom_id || !ids)
+    return next(DENYSOFT, DSN.create(451, 'Temporary local problem, try again later', 3, 0));
+  next(OK, queuedAsText(ids));
 };
