@@ -85,7 +85,13 @@ export async function createRuntime(
   try {
     if (options.migrate !== false) {
       const applied = await migrateLatest(db.knex);
-      if (applied.length > 0) logger.info({ applied }, 'database migrated');
+      // One line, not one name per line (a first start applies them all); the names at debug.
+      if (applied.length > 0) {
+        const latest = applied.at(-1)!;
+        const count = `${applied.length} migration${applied.length === 1 ? '' : 's'}`;
+        logger.info({ applied: applied.length, latest }, `database: applied ${count} (latest ${latest})`);
+        logger.debug({ migrations: applied }, 'database: migrations applied');
+      }
     }
     for (const warning of await durabilityWarnings(db.knex, db.dialect)) logger.warn(`DURABILITY WARNING: ${warning}`);
   } catch (err) {

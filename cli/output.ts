@@ -4,9 +4,14 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Turns a failure into a clear message and an exit code: 2 for configuration, 1 otherwise. */
+/** A command used wrongly (an unknown name, a bad option value): its message alone, exit 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Turns a failure into a clear message and an exit code: 2 for configuration and usage, 1 otherwise. */
 export function reportFailure(err: unknown): number {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof UsageError) {
     process.stderr.write(`${err.message}\n`);
     return 2;
   }

@@ -43,14 +43,17 @@ export async function startSubmissionServer(runtime: Runtime): Promise<Submissio
     settings.certFile && settings.keyFile
       ? { cert: readFileSync(settings.certFile), key: readFileSync(settings.keyFile) }
       : undefined;
+  // The one warning about it: smtp-server's own (a raw line on stderr) is off with `logger: false`.
   if (!tls)
     logger.warn(
-      'submission: no certificate configured (submission.certFile, submission.keyFile); STARTTLS uses a built-in self-signed one and the implicit-TLS port stays closed',
+      { settings: ['submission.certFile', 'submission.keyFile'] },
+      "submission: no certificate configured: STARTTLS uses smtp-server's built-in certificate, whose private key is public (no protection), and the implicit-TLS port stays closed; set submission.certFile and submission.keyFile",
     );
 
   const options = (secure: boolean) => ({
     secure,
     ...(tls ?? {}),
+    logger: false,
     name: config.mta.hostname,
     banner: 'Mailroom submission',
     size: settings.maxMessageBytes,

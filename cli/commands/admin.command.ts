@@ -4,7 +4,8 @@ import { migrateDownAll, migrateLatest } from '../../db/migrate.js';
 import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { loadConfig, maskConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
-import { printJson } from '../output.js';
+import { jobs } from '../../scheduler/jobs/index.js';
+import { printJson, UsageError } from '../output.js';
 
 /** Runs `work` against a runtime whose logs go to stderr, so stdout stays machine-readable. */
 export async function withRuntime<T>(
@@ -49,8 +50,11 @@ export function registerAdminCommands(program: Command): void {
     .description('scheduled jobs')
     .command('run <name>')
     .description('run one scheduled job now (it takes the job lease like a scheduled run)')
-    .action((name: string) =>
-      withRuntime(async (runtime) => {
+    .addHelpText('after', () => `\nJobs:\n${jobList()}`)
+    .action((name: string) => {
+      if (!jobs.some((job) => job.name === name))
+        throw new UsageError(`unknown job ${name}; known jobs: ${jobs.map((job) => job.name).join(', ')}`);
+      return withRuntime(async (runtime) => {
         const { startScheduler } = await import('../../scheduler/scheduler.js');
         const scheduler = startScheduler(runtime);
         try {
@@ -58,6 +62,12 @@ export function registerAdminCommands(program: Command): void {
         } finally {
           await scheduler.stop();
         }
-      }),
-    );
+      });
+    });
+}
+
+/** The scheduler's jobs, one per line with what it does, for `job run --help`. */
+function jobList(): string {
+  const width = Math.max(...jobs.map((job) => job.name.length));
+  return jobs.map((job) => `  ${job.name.padEnd(width)}  ${job.description}`).join('\n');
 }

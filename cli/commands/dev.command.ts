@@ -45,6 +45,10 @@ export function registerDevCommands(program: Command): void {
           existing?.id ??
           (await services.domains.create(team, domainInput(name, options.region, Boolean(options.receiving)))).domain
             .id;
+        // The team's domain taken as it is, except that --receiving switches receiving on (the
+        // free plan allows one domain: the quick start's is the one a newcomer asks to receive on).
+        if (existing && options.receiving && !existing.receivingEnabled)
+          await services.domains.update(team.id, id, { capabilities: { receiving: 'enabled' } });
         const view = await services.domainVerification.trustWithoutDns(team.id, id);
         logger.warn(
           { team: team.id, domain: name },

@@ -14,6 +14,7 @@ import { createDnsLookup } from '../../lib/dns/dns-resolver.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { printJson } from '../output.js';
+import { submissionPorts } from '../../submission/submission-ports.js';
 import { isDomainName } from './queue.command.js';
 
 /**
@@ -29,6 +30,13 @@ async function openDatabase(config: Config): Promise<{ db?: Database; problem?: 
       return { problem: `no SQLite database at ${resolve(path)}: run mailroom migrate` };
   }
   return { db: connect(url, 1) };
+}
+
+/** Where this node's submission server listens (the implicit-TLS port opens only with a certificate). */
+function submissionTarget(config: Config) {
+  const ports = submissionPorts(config);
+  const { host, certFile, keyFile } = config.submission;
+  return { host, port: ports.port, tlsPort: certFile && keyFile ? ports.tlsPort : null };
 }
 
 async function doctor(options: { json?: boolean; dnsblZones?: string }): Promise<void> {
@@ -49,6 +57,7 @@ async function doctor(options: { json?: boolean; dnsblZones?: string }): Promise
       dbProblem: problem,
       now: () => new Date(),
       dnsblZones,
+      submission: submissionTarget(config),
     });
     if (options.json) printJson(results);
     else process.stdout.write(formatResults(results));
@@ -89,7 +98,7 @@ export function registerDoctorCommands(program: Command): void {
   program
     .command('doctor')
     .description(
-      'deliverability and set-up checks: reverse DNS and block lists of each egress IP; SPF, DKIM, DMARC and MX of each verified domain; certificates, master key, database durability, clock; exit 1 on any failure',
+      'deliverability and set-up checks: reverse DNS and block lists of each egress IP; SPF, DKIM, DMARC and MX of each verified domain; certificates, the submission ports as a client meets them (STARTTLS, AUTH), master key, database durability, clock; exit 1 on any failure',
     )
     .option('--json', 'print an array of { check, subject, status, detail }')
     .option(

@@ -37,22 +37,28 @@ export function registerTeamCommands(program: Command): void {
     .action(() => withRuntime(async ({ services }) => printJson((await services.teams.list()).map(serializeTeam))));
   team
     .command('set-plan')
-    .requiredOption('--team <id>')
-    .requiredOption('--plan <code>')
+    .description(
+      "change a team's plan: its quotas, retention and domain limit (no payment provider: the operator assigns plans)",
+    )
+    .requiredOption('--team <id>', 'team id')
+    .requiredOption('--plan <code>', 'plan code (free, pro, scale, unlimited)')
     .action((o: { team: string; plan: string }) =>
       withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setPlan(o.team, o.plan)))),
     );
   team
     .command('set-risk')
     .description('suspend a team (every key answers 403 suspended_api_key) or restore it')
-    .requiredOption('--team <id>')
+    .requiredOption('--team <id>', 'team id')
     .requiredOption('--state <state>', 'normal or suspended')
     .action((o: { team: string; state: string }) =>
       withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setRiskState(o.team, o.state)))),
     );
   team
     .command('set-tier')
-    .requiredOption('--team <id>')
+    .description(
+      "set a team's sending tier; tier 2 or more takes it out of the sending sandbox (mail to any recipient)",
+    )
+    .requiredOption('--team <id>', 'team id')
     .requiredOption('--tier <n>', '0 new, 1 verified, 2 paid, 3 trusted')
     .action((o: { team: string; tier: string }) =>
       withRuntime(async ({ services }) =>
@@ -64,7 +70,7 @@ export function registerTeamCommands(program: Command): void {
   key
     .command('create')
     .description('create an API key for a team; prints the token once')
-    .requiredOption('--team <id>')
+    .requiredOption('--team <id>', 'team id')
     .option('--name <name>', 'key name', 'CLI key')
     .option('--permission <permission>', 'full_access or sending_access', 'full_access')
     .action((o: { team: string; name: string; permission: string }) =>
@@ -86,8 +92,13 @@ export function registerTeamCommands(program: Command): void {
   ] as const) {
     key
       .command(name)
-      .requiredOption('--team <id>')
-      .requiredOption('--key <id>')
+      .description(
+        suspended
+          ? 'suspend an API key: it answers 403 suspended_api_key until unsuspended'
+          : 'put a suspended API key back in use',
+      )
+      .requiredOption('--team <id>', 'team id')
+      .requiredOption('--key <id>', 'API key id')
       .action((o: { team: string; key: string }) =>
         withRuntime(async ({ services }) =>
           printJson(serializeApiKey(await services.apiKeys.setSuspended(o.team, o.key, suspended))),

@@ -7,6 +7,7 @@ import type { Job } from '../job.js';
  */
 export const advanceAutomationsJob: Job = {
   name: 'advance-automations',
+  description: 'enrol contacts whose events match an automation, then move due automation runs on (every 5 s)',
   cron: '*/5 * * * * *',
   timeoutMs: 300_000,
   run: async (services) => services.automationRuns.tick(240_000),

@@ -6,6 +6,7 @@ import type { Job } from '../job.js';
  */
 export const checkDomainClaimsJob: Job = {
   name: 'check-domain-claims',
+  description: 'move domain claims along: expire, look for their TXT record, transfer unprotected names (every minute)',
   cron: '* * * * *',
   timeoutMs: 5 * 60_000,
   run: async (services) => services.domainClaimChecks.runDueChecks(),

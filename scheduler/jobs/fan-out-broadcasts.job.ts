@@ -6,6 +6,7 @@ import type { Job } from '../job.js';
  */
 export const fanOutBroadcastsJob: Job = {
   name: 'fan-out-broadcasts',
+  description: 'turn queued and due broadcasts into emails, page by page (every 5 s)',
   cron: '*/5 * * * * *',
   timeoutMs: 300_000,
   run: async (services) => services.broadcastFanOut.runDue(240_000),

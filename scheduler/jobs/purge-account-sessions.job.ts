@@ -7,6 +7,7 @@ import type { Job } from '../job.js';
  */
 export const purgeAccountSessionsJob: Job = {
   name: 'purge-account-sessions',
+  description: 'delete ended dashboard sessions and account tokens, and invitations after 90 days (hourly)',
   cron: '17 * * * *',
   timeoutMs: 5 * 60_000,
   run: async (services) => ({

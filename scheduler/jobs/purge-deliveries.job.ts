@@ -6,6 +6,8 @@ import type { Job } from '../job.js';
  */
 export const purgeDeliveriesJob: Job = {
   name: 'purge-deliveries',
+  description:
+    "delete SMTP transcripts, settled deliveries past the plan's retention, and expired egress rests (hourly)",
   cron: '52 * * * *',
   timeoutMs: 15 * 60_000,
   run: async (services) => services.deliveryRetention.purgeExpired(),

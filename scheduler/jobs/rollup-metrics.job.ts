@@ -6,6 +6,7 @@ import type { Job } from '../job.js';
  */
 export const rollupMetricsJob: Job = {
   name: 'rollup-metrics',
+  description: 'roll events up into one-minute metric buckets (every minute)',
   cron: '10 * * * * *',
   timeoutMs: 5 * 60_000,
   run: async (services) => {

@@ -7,6 +7,7 @@ import type { Job } from '../job.js';
  */
 export const watchSegmentEntriesJob: Job = {
   name: 'watch-segment-entries',
+  description: "find contacts who entered a segment an automation's trigger watches (every 30 s)",
   cron: '*/30 * * * * *',
   timeoutMs: 300_000,
   run: async (services) => services.segmentEntries.check(),

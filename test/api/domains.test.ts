@@ -140,7 +140,7 @@ t.test('not_started -> pending -> partially_verified -> verified -> temporary_fa
   const teamView = (await request(app.url, '/team', { token: team.token })).body;
   t.match(
     teamView.sending,
-    { tier: 1, tier_name: 'verified', next_unlock: 'add_payment_method' },
+    { tier: 1, tier_name: 'verified', next_unlock: 'operator_review' },
     'the first verified domain lifts the team to tier 1',
   );
   t.equal(teamView.sending.sandbox_regions.length, 4, 'still in the sandbox until tier 2');

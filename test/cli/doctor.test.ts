@@ -14,6 +14,7 @@ import { TestDnsServer } from '../helpers/dns-server.js';
 import { writeSelfSignedCertificate } from '../helpers/self-signed-certificate.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
+import { startSubmissionServer } from '../../submission/submission-server.js';
 
 const run = promisify(execFile);
 const DAY = 24 * 3600 * 1000;
@@ -42,11 +43,14 @@ const app = await startTestApp({
       },
     },
     inbound: { mxHost: 'mx.mailroom.test', ...cert },
-    submission: cert,
+    submission: { ...cert, port: 0, tlsPort: 0 },
   },
 });
 t.teardown(() => app.close());
 const config = app.runtime.config;
+// The real command talks to this node's submission server as a client does (EHLO, STARTTLS).
+const submission = await startSubmissionServer(app.runtime);
+t.teardown(() => submission.close());
 
 const { token } = await app.createTeam();
 dns.add({ type: 'MX', name: 'example.test', exchange: 'mx.mailroom.test' });
@@ -265,9 +269,13 @@ t.test('the real command', async (t) => {
     MAILROOM_DATABASE_URL: config.database.url,
     MAILROOM_DNS_SERVERS: dns.address,
     MAILROOM_MASTER_KEY: MASTER_KEY,
+    MAILROOM_SUBMISSION_PORT: String(submission.port),
+    MAILROOM_SUBMISSION_TLS_PORT: String(submission.tlsPort),
   };
   const mailroom = (args: string[], extraEnv: Record<string, string> = {}) =>
-    run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, ...extraEnv } }).then(
+    run(process.execPath, ['bin/mailroom.js', ...args], {
+      env: { ...env, ...extraEnv, MAILROOM_FROM_SOURCE: '1' },
+    }).then(
       ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
       (err: { code: number; stdout: string; stderr: string }) => err,
     );
@@ -279,6 +287,11 @@ t.test('the real command', async (t) => {
     const results = JSON.parse(stdout) as CheckResult[];
     t.same(notOk(results), []);
     t.match(find(results, 'spf'), { subject: `example.test (${spf.fqdn})`, status: 'ok' });
+    t.match(find(results, 'submission_starttls'), {
+      status: 'ok',
+      detail: /^STARTTLS offered; AUTH PLAIN LOGIN after it/,
+    });
+    t.match(find(results, 'submission_implicit_tls'), { status: 'ok' });
   });
 
   t.test('a warning only: exit 0; the lines are human-readable', async (t) => {

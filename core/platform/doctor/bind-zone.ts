@@ -1,3 +1,4 @@
+import { DEFAULT_DMARC } from '../../sending/domains/auto-configure/zone-changes.js';
 import type { DnsRecord, Domain } from '../../sending/domains/domain.types.js';
 
 const TTL = 3600;
@@ -24,7 +25,10 @@ function line(record: DnsRecord): string {
 /**
  * The domain's records as a BIND zone-file snippet to paste into its zone: absolute owner
  * names (no $ORIGIN needed), required records as they are, records of a feature that is off
- * commented out, and a DMARC record to start from, commented (it is the domain owner's policy).
+ * commented out, and a live DMARC record: `mailroom doctor` fails a sending domain without one,
+ * and it is the same starting policy DNS auto-configure publishes (DEFAULT_DMARC: p=none reports
+ * nothing and refuses nothing, so it cannot break mail; the owner tightens it later). No `rua=`:
+ * the appliance reads no aggregate reports, and an address nobody reads helps nobody.
  */
 export function bindZoneSnippet(domain: Domain, records: DnsRecord[]): string {
   const out = [`; Mailroom records for ${domain.name} (zone ${domain.zone}, region ${domain.region})`];
@@ -35,9 +39,10 @@ export function bindZoneSnippet(domain: Domain, records: DnsRecord[]): string {
     for (const record of inGroup)
       out.push(record.required || record.record === 'DKIM' ? line(record) : `; (not required now) ${line(record)}`);
   }
+  const apex = domain.zone.toLowerCase() !== domain.name.toLowerCase() ? ` or _dmarc.${domain.zone}` : '';
   out.push(
-    '; DMARC (recommended; choose your policy)',
-    `; ${absolute(`_dmarc.${domain.name}`)}\t${TTL}\tIN\tTXT\t"v=DMARC1; p=none"`,
+    `; DMARC: a starting policy (p=none: reports nothing, refuses nothing). Leave this line out if _dmarc.${domain.name}${apex} already has a policy: keep yours`,
+    `${absolute(`_dmarc.${domain.name}`)}\t${TTL}\tIN\tTXT\t${txtStrings(DEFAULT_DMARC)}`,
   );
   return `${out.join('\n')}\n`;
 }

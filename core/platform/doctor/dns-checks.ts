@@ -154,7 +154,8 @@ const sameKey = (a: Map<string, string>, b: Map<string, string>) =>
 
 /**
  * A DMARC policy applies to the domain: `_dmarc.<name>`, else the zone's (organizational
- * domain) with its `sp=`; none is a failure, `p=none` a warning (reports only, no protection).
+ * domain) with its `sp=`; none is a failure (the large mailbox providers require one of bulk
+ * senders), `p=none` a warning (reports only, no protection). `mailroom dns-zone` prints p=none.
  */
 export async function checkDmarc(lookup: DnsLookup, domain: Domain): Promise<CheckResult> {
   const candidates = [domain.name, ...(lower(domain.zone) !== lower(domain.name) ? [domain.zone] : [])];
@@ -185,7 +186,7 @@ export async function checkDmarc(lookup: DnsLookup, domain: Domain): Promise<Che
     'dmarc',
     domain.name,
     'fail',
-    `no DMARC record at _dmarc.${domain.name}${candidates.length > 1 ? ` or _dmarc.${domain.zone}` : ''}: publish at least "v=DMARC1; p=none"`,
+    `no DMARC record at _dmarc.${domain.name}${candidates.length > 1 ? ` or _dmarc.${domain.zone}` : ''}: publish at least "v=DMARC1; p=none" (mailroom dns-zone --domain ${domain.name} prints it)`,
   );
 }
 

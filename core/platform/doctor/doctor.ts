@@ -12,13 +12,14 @@ import {
 } from './dns-checks.js';
 import { result, type CheckResult, type DoctorDeps } from './doctor.types.js';
 import { checkCertificate, checkClockSkew, checkDurability, checkMasterKey } from './local-checks.js';
+import { checkImplicitTls, checkStarttls } from './submission-checks.js';
 
 /** Domains whose records the doctor checks: those verification has passed (fully or in part). */
 const CHECKED_STATUSES = ['verified', 'partially_verified'];
 
 /**
- * Every check of `mailroom doctor`, in a stable order: this node (master key, certificates,
- * database), then each egress address (reverse DNS, block lists), then each verified domain
+ * Every check of `mailroom doctor`, in a stable order: this node (master key, certificates, the
+ * submission server as a client meets it, database), then each egress address (reverse DNS, block lists), then each verified domain
  * (SPF, DKIM, DMARC for sending; MX for receiving). DNS goes through the injected resolver.
  */
 export async function runDoctor(deps: DoctorDeps): Promise<CheckResult[]> {
@@ -29,6 +30,14 @@ export async function runDoctor(deps: DoctorDeps): Promise<CheckResult[]> {
     checkCertificate('inbound', config.inbound, now, config.inbound.mxHost),
     checkCertificate('submission', config.submission, now),
   ];
+  if (deps.submission) {
+    const timeoutMs = deps.smtpTimeoutMs ?? 5000;
+    const [starttls, implicit] = await Promise.all([
+      checkStarttls(config.submission, deps.submission, timeoutMs),
+      checkImplicitTls(config.submission, deps.submission, timeoutMs),
+    ]);
+    results.push(starttls, ...(implicit ? [implicit] : []));
+  }
   let domains: Array<{ domain: Domain; keys: Awaited<ReturnType<DomainRepository['keysOf']>> }> | undefined;
   if (!db) results.push(result('database', 'database', 'fail', deps.dbProblem ?? 'the database could not be opened'));
   else {

@@ -20,6 +20,13 @@ export type DoctorDeps = {
   dbProblem?: string;
   now: () => Date;
   dnsblZones: readonly string[];
+  /**
+   * Where this node's submission server listens, to talk to it as a client does (EHLO,
+   * STARTTLS, AUTH offered); unset: no live check (the CLI always sets it).
+   */
+  submission?: { host: string; port: number; tlsPort: number | null };
+  /** Longest wait for each step of those conversations (default 5 s). */
+  smtpTimeoutMs?: number;
 };
 
 export const result = (check: string, subject: string, status: CheckStatus, detail: string): CheckResult => ({

@@ -37,7 +37,8 @@ export function checkMasterKey(config: Config): CheckResult {
 /**
  * The certificate a port offers, read from its file: expired or not yet valid fails, under 14
  * days left warns; the key file must hold its private key; for the inbound MX the certificate
- * should name the MX host. No certificate configured is a warning (plain SMTP only).
+ * should name the MX host. No certificate configured is a warning: the MX then offers no
+ * STARTTLS, and submission offers it with smtp-server's built-in certificate (a published key).
  */
 export function checkCertificate(
   port: 'inbound' | 'submission',
@@ -53,7 +54,7 @@ export function checkCertificate(
       'warn',
       port === 'inbound'
         ? 'no certificate configured: the MX offers no STARTTLS and receives in plain text'
-        : 'no certificate configured: submission offers no STARTTLS and no implicit-TLS port',
+        : "no certificate configured: STARTTLS uses smtp-server's built-in certificate, whose private key is public (clients that verify refuse it), and the implicit-TLS port stays closed: set submission.certFile and submission.keyFile",
     );
   const subject = files.certFile;
   let cert: X509Certificate;

@@ -56,8 +56,16 @@ export type Team = {
 };
 
 export const TIER_NAMES = ['new', 'verified', 'paid', 'trusted'] as const;
-/** What unlocks the next tier from each tier (tier 3 is the top). */
-export const NEXT_UNLOCK = ['verify_domain', 'add_payment_method', 'operator_review', null] as const;
+/** The values the spec allows for `sending.next_unlock`. */
+export type NextUnlock = 'verify_domain' | 'add_payment_method' | 'operator_review' | null;
+/**
+ * What unlocks the next tier from each tier (tier 3 is the top). The spec's `add_payment_method`
+ * presumes a payment provider, and this appliance has none (see core/platform/billing): the paid
+ * tier is the operator's to give (`mailroom team set-tier`), so from tier 1 as from tier 2 the
+ * way on is `operator_review`. A payment provider, once there is one, would answer
+ * `add_payment_method` from tier 1 again.
+ */
+export const NEXT_UNLOCK: readonly NextUnlock[] = ['verify_domain', 'operator_review', 'operator_review', null];
 
 export type TeamMember = {
   id: string;

@@ -100,3 +100,14 @@ t.test('tiers 0 and 1 are sandboxed everywhere; from tier 2 nothing is', async (
     undefined,
   );
 });
+
+t.test('the refusal names the way out: the operator command (no payment provider here)', async (t) => {
+  const verified = [domain('acme.example', 'us-east-1', 'verified')];
+  t.match(
+    refusal(() => assertSandboxAllows(context(1, verified), 'us-east-1', ['anyone@gmail.example'])),
+    {
+      message:
+        /us-east-1 is in the sending sandbox.*; to send to anyone, an operator lifts the sandbox with `mailroom team set-tier --team t1 --tier 2`$/,
+    },
+  );
+});
