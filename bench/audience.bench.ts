@@ -109,7 +109,13 @@ async function main() {
     // The scheduler process runs it.
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const scheduler = spawn(process.execPath, [...nodeArgs, BIN, 'scheduler'], {
-      env: { ...process.env, ...env, MAILROOM_METRICS_PORT: '0', MAILROOM_LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        ...env,
+        MAILROOM_METRICS_PORT: '0',
+        MAILROOM_LOG_LEVEL: 'info',
+        MAILROOM_FROM_SOURCE: '1',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const cpuBefore = { scheduler: 0, database: cpuSeconds(['mariadbd']) };

@@ -54,7 +54,13 @@ export function spawnAppliance(
     ...(options.extraPipe ? (['pipe'] as const) : []),
   ];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, command], {
-    env: { ...(options.baseEnv ?? process.env), MAILROOM_METRICS_PORT: '0', ...env, MAILROOM_LOG_LEVEL: 'info' },
+    env: {
+      ...(options.baseEnv ?? process.env),
+      MAILROOM_METRICS_PORT: '0',
+      ...env,
+      MAILROOM_LOG_LEVEL: 'info',
+      MAILROOM_FROM_SOURCE: '1',
+    },
     stdio,
     detached: options.detached,
   });

@@ -29,7 +29,7 @@ export async function startMtaProcesses(count: number, env: Record<string, strin
     await Promise.all(
       Array.from({ length: count }, () => {
         const child = spawn(process.execPath, [...nodeArgs, BIN, 'mta'], {
-          env: { ...process.env, ...env, MAILROOM_LOG_LEVEL: 'info' },
+          env: { ...process.env, ...env, MAILROOM_LOG_LEVEL: 'info', MAILROOM_FROM_SOURCE: '1' },
           stdio: ['ignore', 'pipe', 'inherit'],
         });
         children.push(child);

@@ -117,7 +117,14 @@ function spawnPart(
   nodeArgs: readonly string[] = [],
 ): Promise<{ part: Part; line: Record<string, unknown> }> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', PROBE_URL, BIN, command], {
-    env: { ...process.env, ...env, NODE_ENV: 'production', MAILROOM_LOG_LEVEL: 'info', SOAK_PROBE: '1' },
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: 'production',
+      MAILROOM_LOG_LEVEL: 'info',
+      SOAK_PROBE: '1',
+      MAILROOM_FROM_SOURCE: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     detached: true,
   });

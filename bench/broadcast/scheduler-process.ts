@@ -22,7 +22,7 @@ export async function startSchedulerProcess(
 ): Promise<SchedulerProcess> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'scheduler'], {
-    env: { ...process.env, MAILROOM_METRICS_PORT: '0', ...env, MAILROOM_LOG_LEVEL: 'info' },
+    env: { ...process.env, MAILROOM_METRICS_PORT: '0', ...env, MAILROOM_LOG_LEVEL: 'info', MAILROOM_FROM_SOURCE: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -97,7 +97,7 @@ export class MailroomMx {
     // Nothing of the caller's MAILROOM_* environment leaks in (a Redis URL, a log level...).
     const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MAILROOM_')));
     const child = spawn(process.execPath, [BIN, 'inbound'], {
-      env: { ...baseEnv, ...env },
+      env: { ...baseEnv, ...env, MAILROOM_FROM_SOURCE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

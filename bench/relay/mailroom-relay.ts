@@ -93,7 +93,7 @@ export class MailroomRelay {
     // Nothing of the caller's MAILROOM_* environment leaks in.
     const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('MAILROOM_')));
     const child = spawn(process.execPath, [...nodeArgs, BIN, command], {
-      env: { ...baseEnv, MAILROOM_METRICS_PORT: '0', ...env, MAILROOM_LOG_LEVEL: 'info' },
+      env: { ...baseEnv, MAILROOM_METRICS_PORT: '0', ...env, MAILROOM_LOG_LEVEL: 'info', MAILROOM_FROM_SOURCE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -84,7 +84,9 @@ type Outcome = { code: number; stdout: string; stderr: string };
 /** Runs `mailroom ...args`; a non-zero exit is an outcome to assert, not a throw. */
 async function mailroom(args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/mailroom.js', ...args], { env });
+    const { stdout, stderr } = await run(process.execPath, ['bin/mailroom.js', ...args], {
+      env: { ...env, MAILROOM_FROM_SOURCE: '1' },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const failure = err as { code: number; stdout: string; stderr: string };

@@ -11,7 +11,7 @@ const database = createTestDatabase();
 t.teardown(() => database.drop());
 const env = commandEnv(database, { MAILROOM_ENV: 'test' });
 const mailroom = (args: string[], extraEnv: Record<string, string> = {}) =>
-  run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, ...extraEnv } });
+  run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, ...extraEnv, MAILROOM_FROM_SOURCE: '1' } });
 
 t.test('migrate applies, then has nothing to do', async (t) => {
   const first = JSON.parse((await mailroom(['migrate'])).stdout);

@@ -16,7 +16,7 @@ const database = createTestDatabase();
 t.teardown(() => database.drop());
 const env = commandEnv(database, { MAILROOM_ENV: 'development', MAILROOM_DNS_SERVERS: '127.0.0.1:1' });
 const mailroom = (args: string[], extraEnv: Record<string, string> = {}) =>
-  run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, ...extraEnv } });
+  run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, ...extraEnv, MAILROOM_FROM_SOURCE: '1' } });
 
 const created = JSON.parse((await mailroom(['team', 'create', '--name', 'Acme'])).stdout);
 const team = created.team.id as string;

@@ -52,7 +52,7 @@ async function main() {
   };
   delete env.MAILROOM_REDIS_URL;
   const mailroom = (args: string[]) =>
-    run(process.execPath, ['bin/mailroom.js', ...args], { env }).then(
+    run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, MAILROOM_FROM_SOURCE: '1' } }).then(
       ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
       (err: { code: number; stdout: string; stderr: string }) => err,
     );

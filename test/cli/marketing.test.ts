@@ -9,6 +9,7 @@ const env = {
   ...process.env,
   MAILROOM_ENV: 'test',
   MAILROOM_LOG_LEVEL: 'warn',
+  MAILROOM_FROM_SOURCE: '1',
   MAILROOM_CONFIG: '',
   MAILROOM_DATA_DIR: app.runtime.config.dataDir,
   MAILROOM_DATABASE_URL: app.runtime.config.database.url,

@@ -26,6 +26,7 @@ const env = {
   ...process.env,
   MAILROOM_ENV: 'test',
   MAILROOM_LOG_LEVEL: 'warn',
+  MAILROOM_FROM_SOURCE: '1',
   MAILROOM_DATA_DIR: runtime.config.dataDir,
   MAILROOM_DATABASE_URL: runtime.config.database.url,
   MAILROOM_CONFIG: join(runtime.config.dataDir, 'mailroom.json'),

@@ -17,7 +17,7 @@ t.teardown(() => database.drop());
 function underTerminal(extraEnv: Record<string, string>): Promise<string> {
   const command = `exec ${JSON.stringify(process.execPath)} bin/mailroom.js api`;
   const child = spawn(SCRIPT, ['-qfec', command, '/dev/null'], {
-    env: commandEnv(database, { MAILROOM_LOG_LEVEL: 'info', ...extraEnv }),
+    env: commandEnv(database, { MAILROOM_LOG_LEVEL: 'info', ...extraEnv, MAILROOM_FROM_SOURCE: '1' }),
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let output = '';

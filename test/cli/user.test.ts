@@ -11,12 +11,13 @@ const run = promisify(execFile);
 const database = createTestDatabase();
 t.teardown(() => database.drop());
 const env = commandEnv(database, { MAILROOM_ENV: 'test', MAILROOM_PUBLIC_URL: 'https://mail.example.test' });
-const mailroom = (args: string[]) => run(process.execPath, ['bin/mailroom.js', ...args], { env });
+const mailroom = (args: string[]) =>
+  run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, MAILROOM_FROM_SOURCE: '1' } });
 
 /** Runs `mailroom <args>` with `input` on standard input (what Ansible's `stdin:` does). */
 function mailroomWithStdin(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/mailroom.js', ...args], { env });
+    const child = spawn(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, MAILROOM_FROM_SOURCE: '1' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -21,7 +21,7 @@ export type InboundProcess = {
  */
 export function spawnInbound(env: NodeJS.ProcessEnv): InboundProcess {
   const child = spawn(process.execPath, ['bin/mailroom.js', 'inbound'], {
-    env: { MAILROOM_LOG_LEVEL: 'info', ...env },
+    env: { MAILROOM_LOG_LEVEL: 'info', ...env, MAILROOM_FROM_SOURCE: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const log: LogEntry[] = [];

@@ -11,7 +11,7 @@ export function spawnMailroom(
   readyMessage = 'API listening',
 ): { child: ChildProcess; ready: Promise<string> } {
   const child = spawn(process.execPath, ['bin/mailroom.js', command], {
-    env: { MAILROOM_LOG_LEVEL: 'info', ...env },
+    env: { MAILROOM_LOG_LEVEL: 'info', ...env, MAILROOM_FROM_SOURCE: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return { child, ready: logUrl(child, readyMessage) };

@@ -36,7 +36,8 @@ const env = commandEnv(database, {
   MAILROOM_MTA_PORT: String(sink.port),
   MAILROOM_RATE_LIMIT_PER_SECOND: '3',
 });
-const mailroom = (args: string[]) => run(process.execPath, ['bin/mailroom.js', ...args], { env });
+const mailroom = (args: string[]) =>
+  run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, MAILROOM_FROM_SOURCE: '1' } });
 
 const created = JSON.parse((await mailroom(['team', 'create', '--name', 'Acme', '--plan', 'pro'])).stdout);
 await mailroom(['dev', 'trust-domain', '--team', created.team.id, '--name', 'example.test']);
