@@ -126,7 +126,9 @@ export class BindServer {
   }
 
   async mx(name: string): Promise<Array<{ exchange: string; priority: number }>> {
-    return this.resolver.resolveMx(name).catch(() => []);
+    // Only the two fields (Node.js 24 adds `type: 'MX'` to each record).
+    const records = await this.resolver.resolveMx(name).catch(() => []);
+    return records.map(({ exchange, priority }) => ({ exchange, priority }));
   }
 
   async cname(name: string): Promise<string[]> {
