@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { runDoctor } from '../../core/platform/doctor/doctor.js';
@@ -9,6 +8,7 @@ import { DEFAULT_DMARC } from '../../core/sending/domains/auto-configure/zone-ch
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
+import { cliEnvFor } from '../helpers/spawn-mailroom.js';
 
 /**
  * Issue 32: `mailroom dns-zone` and `mailroom doctor` agree. What dns-zone prints, pasted into
@@ -29,17 +29,7 @@ const { token } = await app.createTeam();
 dns.add({ type: 'MX', name: 'example.test', exchange: 'mx.mailroom.test' });
 await addVerifiedDomain(app, dns, token, 'example.test', { capabilities: { receiving: 'enabled' } });
 
-const env = {
-  ...process.env,
-  MAILROOM_CONFIG: join(config.dataDir, 'mailroom.json'),
-  MAILROOM_ENV: 'test',
-  MAILROOM_LOG_LEVEL: 'silent',
-  MAILROOM_DATA_DIR: config.dataDir,
-  MAILROOM_DATABASE_URL: config.database.url,
-  MAILROOM_DNS_SERVERS: dns.address,
-  MAILROOM_MASTER_KEY: MASTER_KEY,
-  MAILROOM_FROM_SOURCE: '1',
-};
+const env = cliEnvFor(config, { MAILROOM_DNS_SERVERS: dns.address, MAILROOM_MASTER_KEY: MASTER_KEY });
 
 /** The live (uncommented) lines of a BIND snippet, into the test DNS server. */
 function publish(snippet: string): string[] {

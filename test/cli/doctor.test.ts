@@ -15,6 +15,7 @@ import { writeSelfSignedCertificate } from '../helpers/self-signed-certificate.j
 import { startTestApp } from '../helpers/test-app.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
 import { startSubmissionServer } from '../../submission/submission-server.js';
+import { cliEnvFor } from '../helpers/spawn-mailroom.js';
 
 const run = promisify(execFile);
 const DAY = 24 * 3600 * 1000;
@@ -260,21 +261,15 @@ t.test('DNSBL: an address listed on a zone fails, naming the zone and code', asy
 });
 
 t.test('the real command', async (t) => {
-  const env = {
-    ...process.env,
-    MAILROOM_CONFIG: join(config.dataDir, 'mailroom.json'),
-    MAILROOM_ENV: 'test',
-    MAILROOM_LOG_LEVEL: 'silent',
-    MAILROOM_DATA_DIR: config.dataDir,
-    MAILROOM_DATABASE_URL: config.database.url,
+  const env = cliEnvFor(config, {
     MAILROOM_DNS_SERVERS: dns.address,
     MAILROOM_MASTER_KEY: MASTER_KEY,
     MAILROOM_SUBMISSION_PORT: String(submission.port),
     MAILROOM_SUBMISSION_TLS_PORT: String(submission.tlsPort),
-  };
+  });
   const mailroom = (args: string[], extraEnv: Record<string, string> = {}) =>
     run(process.execPath, ['bin/mailroom.js', ...args], {
-      env: { ...env, ...extraEnv, MAILROOM_FROM_SOURCE: '1' },
+      env: { ...env, ...extraEnv },
     }).then(
       ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
       (err: { code: number; stdout: string; stderr: string }) => err,

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { BindServer, NAMED } from '../helpers/bind-server.js';
 import { request } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
+import { cliEnvFor } from '../helpers/spawn-mailroom.js';
 
 /**
  * `mailroom domain auto-configure --domain NAME [--team ID]`: the same as the API route, from
@@ -41,18 +41,10 @@ async function main() {
   });
   t.teardown(() => app.close());
   const { config } = app.runtime;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    MAILROOM_CONFIG: join(config.dataDir, 'mailroom.json'),
-    MAILROOM_ENV: 'test',
-    MAILROOM_LOG_LEVEL: 'silent',
-    MAILROOM_DATA_DIR: config.dataDir,
-    MAILROOM_DATABASE_URL: config.database.url,
-    MAILROOM_DNS_SERVERS: bind.address,
-  };
+  const env = cliEnvFor(config, { MAILROOM_DNS_SERVERS: bind.address });
   delete env.MAILROOM_REDIS_URL;
   const mailroom = (args: string[]) =>
-    run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, MAILROOM_FROM_SOURCE: '1' } }).then(
+    run(process.execPath, ['bin/mailroom.js', ...args], { env }).then(
       ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
       (err: { code: number; stdout: string; stderr: string }) => err,
     );

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 
 /**
  * Starts `mailroom <command>` as a real process and resolves once it logs `readyMessage`
@@ -42,4 +43,24 @@ export function logUrl(child: ChildProcess, message: string): Promise<string> {
     });
     child.once('exit', (code, signal) => reject(new Error(`mailroom exited (${code ?? signal}) before "${message}"`)));
   });
+}
+
+/**
+ * The environment that points a spawned `mailroom` command at a test app's node (its config
+ * file, data directory and database), quiet, from the sources; `extra` adds or overrides.
+ */
+export function cliEnvFor(
+  config: { dataDir: string; database: { url: string } },
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    MAILROOM_CONFIG: join(config.dataDir, 'mailroom.json'),
+    MAILROOM_ENV: 'test',
+    MAILROOM_LOG_LEVEL: 'silent',
+    MAILROOM_DATA_DIR: config.dataDir,
+    MAILROOM_DATABASE_URL: config.database.url,
+    MAILROOM_FROM_SOURCE: '1',
+    ...extra,
+  };
 }

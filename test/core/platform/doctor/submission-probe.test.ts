@@ -11,6 +11,7 @@ import { checkStarttls } from '../../../../core/platform/doctor/submission-check
 import { startSubmissionServer } from '../../../../submission/submission-server.js';
 import { writeSelfSignedCertificate } from '../../../helpers/self-signed-certificate.js';
 import { startTestApp, type TestApp } from '../../../helpers/test-app.js';
+import { cliEnvFor } from '../../../helpers/spawn-mailroom.js';
 
 /**
  * Issue 32: doctor said "submission offers no STARTTLS" while it offered it. The doctor now
@@ -82,18 +83,11 @@ t.test('the real command probes the configured ports', async (t) => {
   const { app, target } = await withSubmission(cert);
   const config = app.runtime.config;
   const { stdout } = await run(process.execPath, ['bin/mailroom.js', 'doctor', '--json', '--dnsbl-zones', ''], {
-    env: {
-      ...process.env,
-      MAILROOM_CONFIG: join(config.dataDir, 'mailroom.json'),
-      MAILROOM_ENV: 'test',
-      MAILROOM_LOG_LEVEL: 'silent',
-      MAILROOM_DATA_DIR: config.dataDir,
-      MAILROOM_DATABASE_URL: config.database.url,
+    env: cliEnvFor(config, {
       MAILROOM_DNS_SERVERS: '127.0.0.1:1',
       MAILROOM_SUBMISSION_PORT: String(target.port),
       MAILROOM_SUBMISSION_TLS_PORT: String(target.tlsPort),
-      MAILROOM_FROM_SOURCE: '1',
-    },
+    }),
   }).catch((err: { stdout: string }) => err);
   const results = JSON.parse(stdout) as CheckResult[];
   t.match(find(results, 'submission_starttls'), { status: 'ok', detail: /^STARTTLS offered/ });
