@@ -1,83 +1,152 @@
 import { z } from 'zod';
+import { listPlanOffers } from '../../core/platform/billing/plan-offers.js';
 import { defineRoute } from '../route.js';
+import { errorBodySchema } from '../schemas.js';
+import {
+  addonBodySchema,
+  billingSchema,
+  checkoutBodySchema,
+  checkoutSessionSchema,
+  invoiceListSchema,
+  planChangeBodySchema,
+  portalSessionSchema,
+} from './billing.schemas.js';
 
-const nullableString = z.string().nullable();
+export { billingSchema };
+
 const count = z.number().int().nonnegative();
-
-/** The billing object (spec: "Billing (`object: 'billing'`)"); see core/platform/billing/billing.service.ts. */
-export const billingSchema = z
+const planOfferSchema = z
   .object({
-    object: z.literal('billing'),
-    plan: z
-      .object({
-        code: z.string(),
-        name: z.string(),
-        monthly_price_cents: count.describe('0: nothing is charged through this appliance'),
-        included_emails: count,
-        overage_per_1000_cents: count.describe('0: overage is not billed by this appliance'),
-      })
-      .strict(),
-    effective_plan_code: z.string(),
-    subscription: z
-      .object({
-        status: z.literal('none').describe('no payment provider: never a subscription'),
-        current_period_start: nullableString,
-        current_period_end: nullableString,
-        invoicing: nullableString,
-        latest_invoice_status: nullableString,
-        trial_ends_at: nullableString,
-      })
-      .strict(),
-    usage: z
-      .object({
-        period_start: z.string().describe('first day of the calendar month (UTC), YYYY-MM-DD'),
-        period_end: z.string().describe('last day of the calendar month (UTC), YYYY-MM-DD, inclusive'),
-        emails: count.describe('transactional emails this month (what the monthly quota counts)'),
-        included_emails: count,
-        emails_today: count.describe('transactional emails since day_start (what the daily quota counts)'),
-        day_start: z.string().describe('00:00 UTC today, when the daily quota resets'),
-        daily_limit: count.nullable(),
-        monthly_limit: count.nullable(),
-        marketing_emails: count.describe('broadcast emails this month (the marketing meter)'),
-        marketing_included_emails: count,
-        marketing_contacts_included: count,
-        marketing_addon_code: nullableString,
-      })
-      .strict(),
-    pay_as_you_go: z.object({ enabled: z.boolean() }).strict(),
-    payment_method: z.object({ present: z.boolean(), brand: nullableString, last4: nullableString }).strict(),
-    addons: z.array(z.unknown()),
-    pending_change: z.null(),
-    payment_state: z.null(),
-    checkout_available: z.boolean(),
-    paid_plan: z.boolean(),
-    storage_addon_purchase: z.enum(['add_item', 'checkout', 'held', 'unavailable']),
-    inbox_seats: z
-      .object({
-        code: z.string(),
-        quantity: count.describe('seats bought: none on this appliance'),
-        included: count.describe('one per team member'),
-      })
-      .strict(),
-    dedicated_ip: z
-      .object({
-        recommended_min_daily: count,
-        avg_daily_sends_30d: z.number().nonnegative().describe('emails of the last 30 days / 30, two decimals'),
-      })
-      .strict(),
+    object: z.literal('plan'),
+    code: z.string(),
+    name: z.string(),
+    monthly_price_cents: count.nullable().describe('the provider’s monthly price; null where the plan is not sold'),
+    currency: z.string().nullable(),
+    included_emails: count,
+    daily_cap: count.nullable(),
+    domain_limit: count,
+    contact_limit: count,
+    ai_credits_monthly: count,
+    purchasable: z.boolean().describe('checkout (or a plan change) to it goes through the payment provider'),
+    current: z.boolean(),
   })
   .strict();
+const planListSchema = z
+  .object({ object: z.literal('list'), has_more: z.literal(false), data: z.array(planOfferSchema) })
+  .strict();
+
+/**
+ * Billing (spec: "### Billing"). GET /billing always works; the paid routes go through the
+ * payment provider (billing.provider) and answer 503 service_unavailable without one. Reads take
+ * a full_access key or the billing:read scope; no OAuth scope reaches the paid routes.
+ */
+const tag = 'billing';
+const paid = { tag, permission: 'full_access' as const, scope: null };
+const refusals = {
+  422: {
+    description: 'Refused: see the rules of each route (validation_error, details.next checkout)',
+    schema: errorBodySchema,
+  },
+  503: {
+    description: 'No payment provider configured, or it could not be reached (service_unavailable)',
+    schema: errorBodySchema,
+  },
+};
 
 export const billingRoutes = [
   defineRoute({
     method: 'GET',
     path: '/billing',
     operationId: 'getBilling',
-    summary: 'The plan, its usage this month, and subscription and payment (none on this appliance)',
-    tag: 'billing',
+    summary: 'The plan, its usage this month, and the subscription and payment state at the payment provider',
+    tag,
     permission: 'full_access',
     scope: 'billing:read',
     responses: { 200: { description: 'The billing object', schema: billingSchema } },
     handler: async ({ caller, services }) => ({ status: 200, body: await services.billing.get(caller.team) }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/billing/plans',
+    operationId: 'listBillingPlans',
+    summary: 'The plans a team can be on, what each includes and, where the payment provider sells it, its price',
+    tag,
+    permission: 'full_access',
+    scope: 'billing:read',
+    responses: { 200: { description: 'Every plan, in the catalogue’s order', schema: planListSchema } },
+    handler: async ({ caller, services }) => ({
+      status: 200,
+      body: {
+        object: 'list',
+        has_more: false,
+        data: await listPlanOffers(services.billingProvider, caller.team.plan.code),
+      },
+    }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/billing/invoices',
+    operationId: 'listBillingInvoices',
+    summary: "The team's invoices, read from the payment provider (cached 60 seconds per team)",
+    tag,
+    permission: 'full_access',
+    scope: 'billing:read',
+    responses: {
+      200: { description: 'Invoices, newest first (up to 100)', schema: invoiceListSchema },
+      503: refusals[503],
+    },
+    handler: async ({ caller, services }) => ({ status: 200, body: await services.paidBilling.invoices(caller) }),
+  }),
+  defineRoute({
+    ...paid,
+    method: 'POST',
+    path: '/billing/checkout',
+    operationId: 'createBillingCheckout',
+    summary: "A checkout session at the payment provider for a plan or an add-on (the team's first subscription)",
+    body: checkoutBodySchema,
+    exampleBody: { plan_code: 'pro', return_url: 'https://app.example.com/billing' },
+    responses: { 200: { description: 'The checkout session', schema: checkoutSessionSchema }, ...refusals },
+    handler: async ({ body, caller, services }) => ({
+      status: 200,
+      body: await services.paidBilling.checkout(caller, body),
+    }),
+  }),
+  defineRoute({
+    ...paid,
+    method: 'POST',
+    path: '/billing/portal',
+    operationId: 'createBillingPortalSession',
+    summary: "A session of the payment provider's billing portal (payment method, invoices, cancellation)",
+    responses: { 200: { description: 'The portal session', schema: portalSessionSchema }, 503: refusals[503] },
+    handler: async ({ caller, services }) => ({ status: 200, body: await services.paidBilling.portal(caller) }),
+  }),
+  defineRoute({
+    ...paid,
+    method: 'POST',
+    path: '/billing/plan',
+    operationId: 'changeBillingPlan',
+    summary:
+      "Moves the team's subscription to another paid plan (prorated by the provider); answers the billing object",
+    body: planChangeBodySchema,
+    exampleBody: { plan_code: 'scale' },
+    responses: { 200: { description: 'The billing object after the change', schema: billingSchema }, ...refusals },
+    handler: async ({ body, caller, services }) => {
+      await services.paidBilling.changePlan(caller, body.plan_code);
+      return { status: 200, body: await services.billing.get(await services.teams.get(caller.team.id)) };
+    },
+  }),
+  defineRoute({
+    ...paid,
+    method: 'POST',
+    path: '/billing/addons',
+    operationId: 'addBillingAddon',
+    summary: "Adds an add-on to the team's subscription (or more seats); answers the billing object",
+    body: addonBodySchema,
+    exampleBody: { addon_code: 'inbox_seat', quantity: 2 },
+    responses: { 200: { description: 'The billing object after the purchase', schema: billingSchema }, ...refusals },
+    handler: async ({ body, caller, services }) => {
+      await services.paidBilling.addAddon(caller, body);
+      return { status: 200, body: await services.billing.get(await services.teams.get(caller.team.id)) };
+    },
   }),
 ];

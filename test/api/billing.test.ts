@@ -1,11 +1,11 @@
 import t from 'tap';
 import { billingSchema } from '../../api/routes/billing.routes.js';
 import type { Caller } from '../../core/platform/auth/caller.js';
-import { findPlan, type PlanLimits } from '../../core/platform/plans/plan.catalog.js';
 import { movableClock } from '../helpers/clock.js';
 import { errorShape, request } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { markedVerifiedDomain } from '../helpers/verified-domain.js';
+import { lowerPlanLimits } from '../helpers/plan-limits.js';
 
 /**
  * GET /billing on an appliance with no payment provider: the plan and the quotas' own counts are
@@ -170,12 +170,7 @@ t.test('a paid team: transactional and broadcast emails, by day, month and 30 da
 });
 
 t.test('usage agrees with the quotas: the limits are reached exactly when sends are refused', async (t) => {
-  // The free plan's allowances, lowered in this process for the test (restored after).
-  const limits = findPlan('free')!.limits as PlanLimits;
-  const saved = { ...limits };
-  limits.daily_cap = 2;
-  limits.included_emails = 3;
-  t.teardown(() => void Object.assign(limits, saved));
+  lowerPlanLimits(t, 'free', { daily_cap: 2, included_emails: 3 });
   const team = await app.createTeam('quota', 'free');
   const domain = 'quota.test';
   await markedVerifiedDomain(app, team.teamId, domain);

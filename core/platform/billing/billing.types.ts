@@ -1,7 +1,10 @@
+import type { PaymentFailure } from './billing-account.types.js';
+
 /**
- * The billing object of GET /billing (spec: "Billing (`object: 'billing'`)"), as this appliance
- * answers it: there is no payment provider, so every subscription, payment and add-on field says
- * "none" (see billing.service.ts for each choice), while plan and usage are real.
+ * The billing object of GET /billing (spec: "Billing (`object: 'billing'`)"). Plan and usage are
+ * always real; subscription, payment method, add-ons, pending change and payment state come from
+ * the payment provider's subscription as last read (billing_accounts), and say "none" when there
+ * is no provider or no subscription (see billing.service.ts for each choice).
  */
 export type Billing = {
   object: 'billing';
@@ -14,7 +17,8 @@ export type Billing = {
   };
   effective_plan_code: string;
   subscription: {
-    status: 'none';
+    /** `none` (never subscribed) or the provider's status: active, trialing, past_due, unpaid, incomplete, canceled... */
+    status: string;
     current_period_start: string | null;
     current_period_end: string | null;
     invoicing: string | null;
@@ -40,15 +44,24 @@ export type Billing = {
   };
   pay_as_you_go: { enabled: boolean };
   payment_method: { present: boolean; brand: string | null; last4: string | null };
-  addons: unknown[];
-  pending_change: null;
-  payment_state: null;
+  addons: BillingAddonItem[];
+  pending_change: PendingChange | null;
+  payment_state: PaymentState | null;
   checkout_available: boolean;
   paid_plan: boolean;
   storage_addon_purchase: 'add_item' | 'checkout' | 'held' | 'unavailable';
   inbox_seats: { code: string; quantity: number; included: number };
   dedicated_ip: { recommended_min_daily: number; avg_daily_sends_30d: number };
 };
+
+/** An add-on on the team's subscription. */
+export type BillingAddonItem = { code: string; quantity: number };
+
+/** A change already decided that takes effect later: the subscription ends at `effective_at`. */
+export type PendingChange = { type: 'cancellation'; effective_at: string; plan_code: string };
+
+/** The latest invoice's payment failed and it is still unpaid; null when payments are fine. */
+export type PaymentState = { status: 'failed' } & PaymentFailure;
 
 /** Which quota an email counts against: broadcast emails are marketing, every other one transactional. */
 export type EmailMeter = 'transactional' | 'marketing';

@@ -13,6 +13,10 @@ export type PlanLimits = {
   contact_limit: number;
   /** Broadcast emails a month (the marketing meter; never the transactional quota). */
   marketing_emails_included: number;
+  /** AI credits a month (one per accepted AI request; the AI routes refuse past it). */
+  ai_credits_monthly: number;
+  /** Automation runs started a month. */
+  automation_runs_monthly: number;
 };
 
 /** `monthlyCap`: included_emails is a hard monthly limit (the free plan); paid plans bill overage instead. */
@@ -30,6 +34,8 @@ export const PLANS: readonly Plan[] = [
       retention_days: 30,
       contact_limit: 1000,
       marketing_emails_included: 3000,
+      ai_credits_monthly: 25,
+      automation_runs_monthly: 1_000,
     },
     monthlyCap: true,
   },
@@ -44,6 +50,8 @@ export const PLANS: readonly Plan[] = [
       retention_days: 90,
       contact_limit: 50_000,
       marketing_emails_included: 250_000,
+      ai_credits_monthly: 500,
+      automation_runs_monthly: 50_000,
     },
     monthlyCap: false,
   },
@@ -58,6 +66,8 @@ export const PLANS: readonly Plan[] = [
       retention_days: 180,
       contact_limit: 1_000_000,
       marketing_emails_included: 2_500_000,
+      ai_credits_monthly: 2_000,
+      automation_runs_monthly: 500_000,
     },
     monthlyCap: false,
   },
@@ -73,6 +83,8 @@ export const PLANS: readonly Plan[] = [
       retention_days: 365,
       contact_limit: 100_000_000,
       marketing_emails_included: 1_000_000_000,
+      ai_credits_monthly: 1_000_000,
+      automation_runs_monthly: 1_000_000_000,
     },
     monthlyCap: false,
   },
