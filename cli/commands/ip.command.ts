@@ -2,43 +2,17 @@ import type { Command } from 'commander';
 import { ALL_DESTINATIONS } from '../../core/sending/deliveries/egress-block.repository.js';
 import { QueueInspection, type EgressBlockView } from '../../core/sending/deliveries/queue-inspection.js';
 import type { Runtime } from '../../app/runtime.js';
-import type { Config } from '../../lib/config/config.schema.js';
-import { egressPools, REGIONS, type EgressAddress, type EgressRegion } from '../../lib/config/egress-pools.js';
+import { addressStates, requirePooled } from '../../app/operator/egress-pools.js';
 import { ValidationError } from '../../lib/errors.js';
 import { formatDuration } from '../format-duration.js';
 import { printJson } from '../output.js';
 import { withRuntime } from './admin.command.js';
 import { isDomainName } from './queue.command.js';
 
-type PooledAddress = EgressAddress & { region: EgressRegion };
-
-function pooledAddresses(config: Config): PooledAddress[] {
-  const pools = egressPools(config);
-  return REGIONS.flatMap((region) => pools[region].map((entry) => ({ ...entry, region })));
-}
-
-/**
- * The configured spelling of `address`, or a refusal: a block on an address no pool uses would
- * change nothing, and is most likely a typo of one that should have been taken out.
- */
-function requirePooled(config: Config, address: string): { address: string; regions: EgressRegion[] } {
-  const wanted = address.trim().toLowerCase();
-  const matches = pooledAddresses(config).filter((entry) => entry.address.toLowerCase() === wanted);
-  if (matches.length === 0) {
-    const known = [...new Set(pooledAddresses(config).map((entry) => entry.address))].join(', ');
-    throw new ValidationError(
-      `${address} is in no IP pool (configured egress addresses: ${known}); see mta.regions in the configuration`,
-    );
-  }
-  return { address: matches[0]!.address, regions: matches.map((entry) => entry.region) };
-}
-
 /** `mailroom ip list`: every pool address, whether it is in use, and where it rests. */
 async function printAddresses(runtime: Runtime): Promise<void> {
   const now = runtime.clock.now();
   const blocks = await new QueueInspection(runtime.db.knex).activeBlocks(now);
-  const configDisabled = new Set(runtime.config.mta.disabledIps.map((ip) => ip.toLowerCase()));
-  const blocksOf = (address: string) => blocks.filter((b) => b.egressIp.toLowerCase() === address.toLowerCase());
   const rest = (b: EgressBlockView) => ({
     destination: b.destination,
     strikes: b.strikes,
@@ -46,21 +20,18 @@ async function printAddresses(runtime: Runtime): Promise<void> {
     remaining: formatDuration((b.blockedUntil.getTime() - now.getTime()) / 1000),
     reason: b.reason,
   });
-  const addresses = pooledAddresses(runtime.config).map((entry) => {
-    const own = blocksOf(entry.address);
-    const operator = own.find((b) => b.destination === ALL_DESTINATIONS);
-    const disabledInConfig = configDisabled.has(entry.address.toLowerCase());
-    return {
-      region: entry.region,
-      address: entry.address,
-      helo: entry.helo,
-      weight: entry.weight,
-      in_use: !disabledInConfig && !operator,
-      disabled_in_config: disabledInConfig,
-      disabled_by_operator: operator ? { reason: operator.reason, since: operator.since.toISOString() } : null,
-      rests: own.filter((b) => b.destination !== ALL_DESTINATIONS).map(rest),
-    };
-  });
+  const addresses = addressStates(runtime.config, blocks).map((entry) => ({
+    region: entry.region,
+    address: entry.address,
+    helo: entry.helo,
+    weight: entry.weight,
+    in_use: entry.inUse,
+    disabled_in_config: entry.disabledInConfig,
+    disabled_by_operator: entry.disabledByOperator
+      ? { reason: entry.disabledByOperator.reason, since: entry.disabledByOperator.since.toISOString() }
+      : null,
+    rests: entry.rests.map(rest),
+  }));
   printJson({ addresses });
 }
 

@@ -1,14 +1,12 @@
 import type { Command } from 'commander';
 import type { DeliveryService } from '../../core/sending/deliveries/delivery.service.js';
-import { DELIVERY_STATES, type Delivery, type QueueFilter } from '../../core/sending/deliveries/delivery.types.js';
+import { DELIVERY_STATES, type QueueFilter } from '../../core/sending/deliveries/delivery.types.js';
 import { ALL_DESTINATIONS } from '../../core/sending/deliveries/egress-block.repository.js';
-import {
-  QueueInspection,
-  type AttemptView,
-  type EgressBlockView,
-} from '../../core/sending/deliveries/queue-inspection.js';
+import { QueueInspection, type EgressBlockView } from '../../core/sending/deliveries/queue-inspection.js';
+import { filterView, isDomainName, PURGE_PREVIEW_LIMIT } from '../../app/operator/queue-filter.js';
+import { QueueViews } from '../../app/operator/queue-views.js';
 import type { Runtime } from '../../app/runtime.js';
-import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { ValidationError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
 import { formatDuration } from '../format-duration.js';
 import { printJson } from '../output.js';
@@ -16,11 +14,8 @@ import { withRuntime } from './admin.command.js';
 
 type FilterOptions = { email?: string; domain?: string; team?: string };
 
-const DOMAIN_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-/** The purge preview counts at most this many: enough to tell a slip from the intended scope. */
-const PREVIEW_LIMIT = 10_000;
-
-export const isDomainName = (value: string) => DOMAIN_NAME.test(value);
+// Shared with the admin API (app/operator/): the same rules and views for both.
+export { isDomainName };
 
 /**
  * The filter of a command that changes deliveries. A mistyped value must not widen the scope,
@@ -57,12 +52,6 @@ const withFilterOptions = (command: Command) =>
     .option('--domain <name>', 'deliveries to this recipient domain')
     .option('--team <id>', "deliveries of this team's mail");
 
-/** The filter as the flags that give it, for output and messages. */
-const filterView = (filter: QueueFilter) => ({
-  email: filter.emailId,
-  domain: filter.recipientDomain,
-  team: filter.teamId,
-});
 const describeFilter = (filter: QueueFilter) =>
   Object.entries(filterView(filter))
     .filter(([, value]) => value !== undefined)
@@ -105,56 +94,9 @@ async function printStatus(runtime: Runtime): Promise<void> {
   });
 }
 
-/** When a delivery will next be tried: its due time while waiting, its lease end while sending. */
-function nextAttempt(delivery: Delivery): string | null {
-  if (delivery.state === 'queued' || delivery.state === 'deferred') return iso(delivery.nextAttemptAt);
-  if (delivery.state === 'sending') return iso(delivery.leaseUntil);
-  return null;
-}
-
-function attemptView(attempt: AttemptView) {
-  const view = {
-    at: iso(attempt.at),
-    outcome: attempt.outcome,
-    egress_ip: attempt.egressIp,
-    mx_host: attempt.mxHost,
-    reply: attempt.reply,
-    duration_ms: attempt.durationMs,
-  };
-  return attempt.transcript === undefined ? view : { ...view, transcript: attempt.transcript };
-}
-
 /** `mailroom queue show --email ID`: every delivery of one email and every attempt of each. */
 async function printEmail(runtime: Runtime, emailId: string, transcripts: boolean): Promise<void> {
-  const { deliveries } = runtime.services;
-  const email = await deliveries.email(emailId);
-  const rows = await deliveries.repository.ofEmail(emailId);
-  if (!email && rows.length === 0) throw new NotFoundError(`No email ${emailId} (and no deliveries of it)`);
-  const inspection = new QueueInspection(runtime.db.knex);
-  const out = [];
-  for (const d of rows) {
-    out.push({
-      id: d.id,
-      recipient: d.recipient,
-      state: d.state,
-      lane: d.lane,
-      attempts: d.attempts,
-      next_attempt_at: nextAttempt(d),
-      expires_at: iso(d.expiresAt),
-      last_reply: d.lastReply,
-      egress_ip: d.egressIp,
-      attempt_log: (await inspection.attempts(d.id, transcripts)).map(attemptView),
-    });
-  }
-  const emailView = email && {
-    id: email.id,
-    team_id: email.teamId,
-    from: email.fromAddress,
-    subject: email.subject,
-    last_event: email.lastEvent,
-    created_at: iso(email.createdAt),
-  };
-  printJson({ email: emailView ?? null, deliveries: out });
+  printJson(await new QueueViews(runtime.db.knex, runtime.services.deliveries).email(emailId, transcripts));
 }
 
 const ACTIONS: Array<{
@@ -179,8 +121,8 @@ const ACTIONS: Array<{
 async function purge(runtime: Runtime, filter: QueueFilter, yes: boolean): Promise<void> {
   const { deliveries } = runtime.services;
   if (!yes) {
-    const matching = await deliveries.repository.waiting(filter, PREVIEW_LIMIT);
-    const count = matching.length === PREVIEW_LIMIT ? `${PREVIEW_LIMIT} or more` : String(matching.length);
+    const matching = await deliveries.repository.waiting(filter, PURGE_PREVIEW_LIMIT);
+    const count = matching.length === PURGE_PREVIEW_LIMIT ? `${PURGE_PREVIEW_LIMIT} or more` : String(matching.length);
     throw new ValidationError(
       `purge would remove ${count} waiting (queued, deferred, held) deliveries matching ${describeFilter(filter)} and record email.failed for each; nothing was changed. Run it again with --yes to purge.`,
     );

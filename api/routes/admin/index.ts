@@ -1,0 +1,10 @@
+import { adminPlatformRoutes } from './platform.routes.js';
+import { adminQueueRoutes } from './queue.routes.js';
+import { adminSystemRoutes } from './system.routes.js';
+import { adminTeamRoutes } from './teams.routes.js';
+
+/**
+ * The admin API (operator console): every route permission 'operator' (an operator's session
+ * with MFA on, nothing else), tag 'admin'. See docs/operating/console.md.
+ */
+export const adminRoutes = [...adminQueueRoutes, ...adminTeamRoutes, ...adminPlatformRoutes, ...adminSystemRoutes];
