@@ -13,8 +13,11 @@ import { jsonBodyReader } from './request-body.js';
 import { Router } from './router.js';
 import { trackingMiddleware } from './tracking/tracking.middleware.js';
 import { pagesMiddleware } from './pages/pages.middleware.js';
+import { billingWebhooksMiddleware } from './billing-webhooks/billing-webhooks.middleware.js';
 import { inProcessDispatch } from './mcp/in-process-dispatch.js';
 import { mcpMiddleware } from './mcp/mcp.middleware.js';
+import { defaultDashboardDir } from './dashboard/dashboard-files.js';
+import { dashboardMiddleware } from './dashboard/dashboard.middleware.js';
 
 export type AppOptions = {
   services: Services;
@@ -25,6 +28,8 @@ export type AppOptions = {
   maxBodyBytes: number;
   /** Told every answered request (metrics): the route template (or 'unmatched'), status and seconds. */
   observe?: (method: string, route: string, status: number, seconds: number) => void;
+  /** The built dashboard (default: dist/web of this checkout or release). */
+  dashboardDir?: string;
 };
 
 /**
@@ -54,6 +59,10 @@ export function createApp(options: AppOptions): Koa {
       logger: options.logger,
     }),
   );
+  // The payment provider's webhooks (/billing-webhooks/<provider>): signed, keyless, outside the API too.
+  app.use(billingWebhooksMiddleware({ services: options.services, logger: options.logger }));
+  // The dashboard's files under /dashboard/ (and a browser's `/`): outside the API too.
+  app.use(dashboardMiddleware({ dir: options.dashboardDir ?? defaultDashboardDir() }));
   const api = async (ctx: Context): Promise<void> => {
     const request: LoggedRequest = {
       started: performance.now(),
@@ -149,7 +158,9 @@ function logRecord(request: LoggedRequest, result: RouteResult): RequestRecord {
   const { state } = request;
   return {
     teamId: state.auth!.team.id,
-    apiKeyId: state.auth!.apiKey.id,
+    // A dashboard session stands in a key's place but is no key: its requests name none.
+    apiKeyId: state.auth!.member ? null : state.auth!.apiKey.id,
+    viaDashboard: Boolean(state.auth!.member),
     startedAt: request.startedAt,
     endpoint: state.path,
     method: request.method,

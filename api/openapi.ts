@@ -72,7 +72,12 @@ function operation(route: RouteDef): JsonSchema {
     tags: [route.tag],
     parameters: parameters(route),
     responses: responses(route),
-    security: route.permission === 'none' ? [] : route.permission === 'session' ? [{ session: [] }] : [{ bearer: [] }],
+    security:
+      route.permission === 'none'
+        ? []
+        : route.permission === 'session' || route.permission === 'operator'
+          ? [{ session: [] }]
+          : [{ bearer: [] }],
     'x-svc-permission': route.permission,
     'x-svc-scope': route.scope,
   };

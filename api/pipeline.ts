@@ -21,6 +21,7 @@ import { readUpload } from './multipart-body.js';
 import { queryObject, type ReadBody } from './request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
 import type { Match, Router } from './router.js';
+import { authenticateOperator } from './operator-auth.js';
 import { assertSameOrigin, authenticateSession, authenticateSessionAsCaller } from './session-auth.js';
 
 /** What one request accumulates on its way through; the outer wrapper logs from it. */
@@ -86,6 +87,9 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
   if (route.permission === 'session') {
     // Cookie sessions: no team bucket here; the outer wrapper applies the per-address one.
     state.session = await authenticateSession(ctx, deps.services);
+  } else if (route.permission === 'operator') {
+    // The admin API: an operator's session with MFA on, and nothing else (no key, no token).
+    state.session = await authenticateOperator(ctx, deps.services);
   } else if (route.permission !== 'none') {
     state.auth = await authenticate(ctx, deps.services);
     state.rate = await deps.services.rateLimiter.take({ teamId: state.auth.team.id });
@@ -176,7 +180,7 @@ function authorize(route: RouteDef, caller: Caller): void {
   if (route.permission === 'full_access' && caller.apiKey.permission !== 'full_access') {
     throw new RestrictedApiKeyError('This API key is restricted to sending emails');
   }
-  if (route.permission === 'session' || route.permission === null) {
+  if (route.permission === 'session' || route.permission === 'operator' || route.permission === null) {
     throw new InvalidPermissionError('This route is not reachable with an API key');
   }
   if (!hasScope(caller, route.scope))

@@ -9,7 +9,8 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
  * OpenAPI document is generated from it, and the tenant-isolation test walks it. A route
  * without a declared permission is refused at start-up.
  */
-export type Permission = 'sending_access' | 'full_access' | 'session' | 'none' | null;
+/** 'operator': the admin API, reached only by an operator's dashboard session with MFA on (api/operator-auth.ts). */
+export type Permission = 'sending_access' | 'full_access' | 'session' | 'operator' | 'none' | null;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type RouteResult = {
@@ -32,7 +33,7 @@ export type RouteContext<P, Q, B> = {
   caller: Caller;
   /**
    * The dashboard session (user, current team, role). Only routes with permission 'session'
-   * may read it (the pipeline resolved it from the cookie); it is absent elsewhere.
+   * or 'operator' may read it (the pipeline resolved it from the cookie); it is absent elsewhere.
    */
   session: SessionCaller;
   services: Services;

@@ -6,7 +6,7 @@ export type Match =
   | { kind: 'method_not_allowed'; allow: HttpMethod[] }
   | { kind: 'not_found' };
 
-const PERMISSIONS = new Set(['sending_access', 'full_access', 'session', 'none', null]);
+const PERMISSIONS = new Set(['sending_access', 'full_access', 'session', 'operator', 'none', null]);
 
 /**
  * The route table on @koa/router: its path matching (path-to-regexp, HEAD served by GET,

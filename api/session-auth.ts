@@ -56,7 +56,7 @@ export async function authenticateSessionAsCaller(ctx: Context, services: Servic
 export function assertSameOrigin(ctx: Pick<Context, 'get'>, services: Services, onlyIfPresent: boolean): void {
   const claimed = ctx.get('origin') || originOf(ctx.get('referer'));
   if (!claimed && onlyIfPresent) return;
-  if (claimed !== services.accountSettings.publicOrigin()) {
+  if (!services.accountSettings.allowedOrigins().includes(claimed)) {
     throw new InvalidPermissionError('cross-site request refused: Origin must be this appliance');
   }
 }

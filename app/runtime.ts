@@ -31,6 +31,8 @@ export type Runtime = {
   lookup: DnsLookup;
   /** Set by the API server once it listens (the port may be 0). */
   publicUrl: { value: string };
+  /** The dashboard's own public URL, when it has a listener of its own ('' otherwise). */
+  dashboardUrl: { value: string };
   /** This process's Prometheus metrics (served by `mailroom` processes on metrics.host:port). */
   metrics: ProcessMetrics;
   close(): Promise<void>;
@@ -102,6 +104,8 @@ export async function createRuntime(
   const blobs = new FileBlobStore(resolve(config.dataDir));
   const spool = new SegmentSpool(join(resolve(config.dataDir), 'spool'));
   const publicUrl = { value: (config.api.publicUrl ?? `http://127.0.0.1:${config.api.port}`).replace(/\/+$/, '') };
+  // The dashboard's own URL when it has a listener of its own (else the API's URL serves it).
+  const dashboardUrl = { value: (config.dashboard.publicUrl ?? '').replace(/\/+$/, '') };
   const metrics = new ProcessMetrics();
   const lookup = reportingTemporaryFailures(
     createDnsLookup({ servers: config.dns.servers, timeoutMs: config.dns.timeoutMs }),
@@ -118,6 +122,7 @@ export async function createRuntime(
     config,
     version: VERSION,
     publicUrl: () => publicUrl.value,
+    dashboardUrl: () => dashboardUrl.value || publicUrl.value,
     lookup,
     masterKey,
     logger,
@@ -132,6 +137,7 @@ export async function createRuntime(
     services,
     lookup,
     publicUrl,
+    dashboardUrl,
     metrics,
     async close() {
       // Reset mails answered before the shutdown began are finished, not dropped.

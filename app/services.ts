@@ -17,17 +17,25 @@ import { createPreferenceServices } from '../core/audience/preferences/preferenc
 import { createCampaignServices } from '../core/campaigns/campaigns.services.js';
 import { createAutomationServices } from '../core/automations/automations.services.js';
 import { createCustomEventServices } from '../core/custom-events/custom-events.services.js';
-import { BillingService } from '../core/platform/billing/billing.service.js';
+import { createBillingServices } from '../core/platform/billing/billing.services.js';
 import { ContentAccess } from '../core/platform/billing/content-access.js';
 import { createEventsServices } from '../core/events/events.services.js';
 import { createOAuthServices } from '../core/oauth/oauth.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
+import { createDomainHealth } from '../core/platform/doctor/domain-health.js';
+import { recordTargets } from '../core/sending/domains/record-targets.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
 import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
 import { sendEmailSchema } from '../core/sending/emails/email.schemas.js';
 import { EmailShareService } from '../core/sending/emails/share/email-share.service.js';
 import { receivedEmailLoader, sentEmailLoader } from '../core/sending/emails/share/shared-email-loaders.js';
+import { usageCounts } from '../core/platform/usage/usage-counts.js';
+import { UsageSnapshot } from '../core/platform/usage/usage-snapshot.js';
 import { NotFoundError } from '../lib/errors.js';
+import { createAiServices } from '../core/ai/ai.services.js';
+import { classifyReply } from '../core/sending/bounces/bounce-classifier.js';
+import { QueueInspection } from '../core/sending/deliveries/queue-inspection.js';
+import { OperatorConsole } from './operator/operator-console.js';
 
 export type Infrastructure = {
   knex: Knex;
@@ -40,6 +48,8 @@ export type Infrastructure = {
   version: string;
   /** The API's public base URL; known only once the server listens when the port is 0. */
   publicUrl: () => string;
+  /** Where people open the dashboard: dashboard.publicUrl (or its listener), else publicUrl. */
+  dashboardUrl: () => string;
   /** The resolver domain verification uses (tests point it at their own DNS server). */
   lookup: DnsLookup;
   /** The master key that seals secrets at rest. */
@@ -70,13 +80,23 @@ export function createServices(infra: Infrastructure) {
     lookupCache,
     findVerifiedDomain: (teamId, id) => sending!.domains.findVerified(teamId, id),
   });
-  sending = createSendingServices({ ...infra, units, lookupCache, events: events.eventLog, teams: platform.teams });
+  sending = createSendingServices({
+    ...infra,
+    units,
+    lookupCache,
+    events: events.eventLog,
+    teams: platform.teams,
+    usage: platform.usage,
+  });
+  // GET /domains/{id}/health: the doctor's checks of one domain, over the sending group's domains.
+  const domainHealth = createDomainHealth({ ...infra, targets: recordTargets(infra.config) }, sending.domains);
   const receiving = createReceivingServices({
     ...infra,
     transact: (work) => committer.run(work),
     events: events.eventLog,
     teams: platform.teams,
     sending,
+    usage: platform.usage,
   });
   const audience = createAudienceServices({ ...infra, events: events.eventLog });
   // A complaint about an email unsubscribes the contact at that address, in the complaint's transaction.
@@ -112,11 +132,24 @@ export function createServices(infra: Infrastructure) {
     unsubscribeUrl: (contactId) => pages.contactLinks.unsubscribeUrl(contactId),
   });
   audience.contactProperties.alsoUsedBy((teamId, key) => automations.automations.usingProperty(teamId, key));
-  // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter.
-  const billing = new BillingService({
-    clock: infra.clock,
+  // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter;
+  // the payment provider's subscription sets the team's plan (in the teams group).
+  const billingGroup = createBillingServices({
+    ...infra,
+    transact: (work) => committer.run(work),
     countEmails: sending.countEmails,
     memberCount: async (teamId) => (await platform.teams.members(teamId)).length,
+    setTeamPlan: (trx, teamId, planCode) => platform.teams.setPlanWithin(trx, teamId, planCode),
+    teamExists: async (db, teamId) => Boolean(await db('teams').where({ id: teamId }).first('id')),
+    usageTotal: (teamId, category, from, to) => platform.usage.total(teamId, category, from, to),
+  });
+  // GET /usage: the quotas' counters, the usage ledger and the plan's limits in one snapshot.
+  const usageSnapshot = new UsageSnapshot({
+    clock: infra.clock,
+    countEmails: sending.countEmails,
+    ledger: platform.usage,
+    counts: usageCounts(knex),
+    rateLimitPerSecond: infra.config.api.rateLimitPerSecond,
   });
   // Over quota, a team sees its emails' metadata but not their content (403 email_above_quota).
   const contentAccess = new ContentAccess({ clock: infra.clock, countEmails: sending.countEmails });
@@ -156,6 +189,33 @@ export function createServices(infra: Infrastructure) {
     },
   });
   platform.apiKeys.acceptOAuthTokens((token, audience) => oauth.oauthTokens.authenticate(token, audience));
+  // The AI helpers: credits in the usage ledger; a diagnosis reads what the sending and events
+  // groups know of the email (timeline, attempts, suppressions, domain health, egress rests).
+  const queueInspection = new QueueInspection(knex);
+  const ai = createAiServices({
+    ...infra,
+    usage: platform.usage,
+    template: async (teamId, idOrAlias) => {
+      const { current } = await sending!.templates.get(teamId, idOrAlias);
+      return { subject: current.subject, html: current.html, text: current.text };
+    },
+    findEmail: (teamId, emailId) => sending!.emails.find(teamId, emailId),
+    sources: {
+      events: async (teamId, emailId) => (await events.eventLog.ofEmail(teamId, emailId, { limit: 100 })).events,
+      deliveries: (email) => sending!.emailDeliveryLog.ofEmail(email, { transcripts: true }),
+      suppressed: (teamId, addresses) => sending!.suppressions.suppressedAmong(teamId, addresses),
+      domainHealth: (teamId, domainId) => domainHealth.check(teamId, domainId),
+      activeBlocks: (now) => queueInspection.activeBlocks(now),
+      classify: (reply) => classifyReply(reply),
+    },
+  });
+  // The admin API's reads and switches beyond the team services (queue, pools, doctor, system).
+  const operatorConsole = new OperatorConsole({
+    ...infra,
+    deliveries: sending.deliveries,
+    settings: platform.settings,
+    readiness: () => platform.readiness.ready(),
+  });
   return {
     ...platform,
     ...accounts,
@@ -168,11 +228,15 @@ export function createServices(infra: Infrastructure) {
     ...campaigns,
     ...customEvents,
     ...automations,
-    billing,
+    ...ai,
+    ...billingGroup,
+    usageSnapshot,
     contentAccess,
+    domainHealth,
     emailShares,
     lookupCache,
     units,
+    operatorConsole,
   };
 }
 

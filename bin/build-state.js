@@ -71,3 +71,48 @@ export function buildState(root) {
     : `sources were added, removed or replaced (${stamp.files} files at the build, ${now.files} now)`;
   return { fresh: false, reason: `the compiled build in dist/ is out of date: ${changed} since it was built` };
 }
+
+/** The dashboard's build (scripts/build-web.js): its own stamp, beside its files. */
+export const WEB_DIST = join('dist', 'web');
+const WEB_INPUTS = ['web', 'package-lock.json'];
+
+/**
+ * The fingerprint of the dashboard's sources: every file under web/ (TypeScript, CSS, HTML, the
+ * Vite config) and the lock file (a new React is a new build). A stat per file, as above.
+ */
+export function webFingerprint(root) {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.push(path);
+    }
+  };
+  for (const input of WEB_INPUTS) {
+    const path = join(root, input);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) walk(path);
+    else if (stat) files.push(path);
+  }
+  files.sort();
+  const hash = createHash('sha256');
+  for (const path of files) {
+    const stat = statSync(path);
+    hash.update(`${relative(root, path)}\0${stat.size}\0${stat.mtimeMs}\n`);
+  }
+  return { fingerprint: hash.digest('hex'), files: files.length };
+}
+
+/** `{ fresh: true }` when dist/web was built from web/ as it is now, else why not. */
+export function webBuildState(root) {
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(join(root, WEB_DIST, STAMP_FILE), 'utf8'));
+  } catch {
+    return { fresh: false, reason: 'the dashboard is not built (dist/web/build-stamp.json is missing)' };
+  }
+  if (webFingerprint(root).fingerprint === stamp.fingerprint) return { fresh: true };
+  return { fresh: false, reason: 'the dashboard build in dist/web is out of date: web/ changed since it was built' };
+}

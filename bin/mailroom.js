@@ -8,10 +8,33 @@
 //     TypeScript sources through tsx, which compiles them at every start (a few seconds).
 // MAILROOM_FROM_SOURCE=1 runs the sources through tsx without a word: the tests do, so they need
 // no build and always test the sources.
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { buildState } from './build-state.js';
+import { buildState, webBuildState } from './build-state.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const production = process.env.NODE_ENV === 'production' || process.env.MAILROOM_ENV === 'production';
+
+// The commands that serve the dashboard (dist/web) check its build as the code's: out of date is
+// refused in production; in a checkout it is rebuilt first (Vite takes about a second). In
+// production `--version` checks it too: the playbook runs it before switching to a release.
+const command = process.argv[2];
+const servesDashboard = command === 'start' || command === 'api' || (production && command === '--version');
+if (servesDashboard && process.env.MAILROOM_FROM_SOURCE !== '1') {
+  const web = webBuildState(root);
+  if (!web.fresh && production) {
+    process.stderr.write(
+      `mailroom: ${web.reason}. Refusing to serve it in production: run \`npm run build\` in ${root}.\n`,
+    );
+    process.exit(2);
+  } else if (!web.fresh) {
+    process.stderr.write(`mailroom: ${web.reason}; rebuilding it (npm run build:web)\n`);
+    const built = spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/build-web.js', import.meta.url))], {
+      stdio: 'inherit',
+    });
+    if (built.status !== 0) process.exit(built.status || 1);
+  }
+}
 
 async function fromSource() {
   const { register } = await import('tsx/esm/api');
@@ -25,7 +48,7 @@ if (process.env.MAILROOM_FROM_SOURCE === '1') {
   const state = buildState(root);
   if (state.fresh) {
     await import('../dist/cli/main.js');
-  } else if (process.env.NODE_ENV === 'production' || process.env.MAILROOM_ENV === 'production') {
+  } else if (production) {
     process.stderr.write(
       `mailroom: ${state.reason}. Refusing to run it in production: run \`npm run build\` in ${root} ` +
         '(or MAILROOM_FROM_SOURCE=1 to run the sources through tsx).\n',

@@ -78,6 +78,23 @@ export function whereContains(query: Knex.QueryBuilder, columns: string[], term:
   });
 }
 
+/**
+ * Case-insensitive prefix match, % and _ ordinary characters. A column that already holds lower
+ * case (`lowerCased`) is compared as it is, so an index on it can serve the range (LIKE 'abc%'
+ * is a range scan on both databases); any other is lowered on both sides, as whereContains does.
+ */
+export function whereStartsWith(
+  query: Knex.QueryBuilder,
+  column: string,
+  term: string,
+  options: { lowerCased?: boolean } = {},
+): Knex.QueryBuilder {
+  const pattern = `${term.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  return options.lowerCased
+    ? query.whereRaw(`?? LIKE ? ESCAPE '!'`, [column, pattern])
+    : query.whereRaw(`LOWER(??) LIKE ? ESCAPE '!'`, [column, pattern]);
+}
+
 /** Warnings about durability settings that would lose acknowledged writes on a crash. */
 export async function durabilityWarnings(knex: Knex, dialect: Dialect): Promise<string[]> {
   if (dialect !== 'mysql') return [];
@@ -136,4 +153,16 @@ export async function upsertAdding(
     ]),
   );
   await knex(table).insert(rows).onConflict(keys).merge(merge);
+}
+
+/**
+ * A table read through a named index: `FORCE INDEX` on MySQL/MariaDB, the table alone on SQLite
+ * (whose planner already takes the index that serves both the condition and the ORDER BY). For
+ * keyset pages: with `team_id = ? AND id < ? ORDER BY id DESC LIMIT n`, MariaDB may pick `ref`
+ * access on team_id over the range on (team_id, id) when both estimates are alike, then walks the
+ * team's rows from its newest, fetching each, until it passes the cursor: a page in the middle of a
+ * team of 200,000 emails took 200 ms instead of 0.5 ms.
+ */
+export function tableUsingIndex(knex: Knex, table: string, index: string): Knex.QueryBuilder {
+  return dialectOfKnex(knex) === 'mysql' ? knex(knex.raw('?? FORCE INDEX (??)', [table, index])) : knex(table);
 }

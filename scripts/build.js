@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`, also npm's `prepare` (so `npm ci` and `npm install` build): compiles the
-// TypeScript sources into dist/ with `tsc -p tsconfig.build.json`, links the non-TypeScript
+// TypeScript sources into dist/ with `tsc -p tsconfig.build.json`, builds the dashboard into
+// dist/web (scripts/build-web.js), links the non-TypeScript
 // folders the code finds next to its own files, and writes dist/build-stamp.json, the
 // fingerprint of the sources compiled, which bin/mailroom.js checks at every start. The stamp is
 // written last and fingerprints the sources as they were before tsc read them: a build that
@@ -64,6 +65,10 @@ const stamp = {
 writeFileSync(join(dist, STAMP_FILE), `${JSON.stringify(stamp, null, 2)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 process.stderr.write(`mailroom: compiled ${before.files} sources into dist/ in ${seconds} s\n`);
+
+// The dashboard (web/, React built by Vite) into dist/web, with its own stamp.
+const web = spawnSync(process.execPath, [join(root, 'scripts', 'build-web.js')], { stdio: 'inherit' });
+if (web.status !== 0) process.exit(web.status || 1);
 
 /** Files under the source folders that tsc does not compile (paths relative to the root). */
 function otherFiles(list) {

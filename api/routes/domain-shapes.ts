@@ -9,6 +9,8 @@ const record = z.object({
   status: z.string(),
   value: z.string(),
   priority: z.number().optional(),
+  /** When verification last looked the record up; null before its first check. */
+  last_checked_at: z.string().nullable(),
 });
 
 export const domainItem = z

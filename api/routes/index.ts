@@ -6,12 +6,17 @@ import { authRoutes } from './auth/index.js';
 import { audienceRoutes } from './audience/index.js';
 import { billingRoutes } from './billing.routes.js';
 import { broadcastRoutes } from './campaigns/broadcasts.routes.js';
+import { broadcastPreviewRoutes } from './campaigns/broadcast-preview.routes.js';
 import { automationRoutes } from './automations.routes.js';
+import { automationVersionRoutes } from './automation-versions.routes.js';
 import { customEventRoutes } from './custom-events.routes.js';
 import { domainClaimRoutes } from './domain-claims.routes.js';
 import { domainAutoConfigureRoutes } from './domain-auto-configure.routes.js';
 import { domainRoutes } from './domains.routes.js';
+import { domainHealthRoutes } from './domain-health.routes.js';
 import { emailRoutes } from './emails/index.js';
+import { emailActivityRoutes } from './emails/activity.routes.js';
+import { aiRoutes } from './ai.routes.js';
 import { logRoutes } from './logs.routes.js';
 import { mcpRoutes } from '../mcp/mcp.routes.js';
 import { oauthRoutes } from './oauth/index.js';
@@ -22,8 +27,11 @@ import { pageRoutes } from './pages.routes.js';
 import { emailSharePageRoutes } from './email-share-pages.routes.js';
 import { teamRoutes } from './team.routes.js';
 import { templateRoutes } from './templates.routes.js';
+import { templateVersionRoutes } from './template-versions.routes.js';
 import { trackingRoutes } from './tracking.routes.js';
+import { usageRoutes } from './usage.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
+import { adminRoutes } from './admin/index.js';
 
 /** Every route of the API; later capabilities add their lists here. */
 export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
@@ -34,25 +42,33 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     // Before the domain routes: /domains/claim is not /domains/:domain_id.
     ...domainClaimRoutes,
     ...domainRoutes,
+    ...domainHealthRoutes,
     ...domainAutoConfigureRoutes,
     // Before the email routes: /emails/receiving is not /emails/:email_id.
     ...receivingRoutes,
     ...emailRoutes,
+    ...emailActivityRoutes,
+    ...aiRoutes,
     ...suppressionRoutes,
     ...logRoutes,
     ...teamRoutes,
     ...billingRoutes,
+    ...usageRoutes,
     ...templateRoutes,
+    ...templateVersionRoutes,
     ...webhookRoutes,
     ...audienceRoutes,
     ...broadcastRoutes,
+    ...broadcastPreviewRoutes,
     ...customEventRoutes,
     ...automationRoutes,
+    ...automationVersionRoutes,
     ...trackingRoutes,
     ...pageRoutes,
     ...emailSharePageRoutes,
     ...oauthRoutes,
     ...mcpRoutes,
+    ...adminRoutes,
     ...extra,
   ];
   let document: Record<string, unknown> | undefined;

@@ -4,6 +4,7 @@ import { listEnvelope } from '../../core/shared/pagination/list-query.js';
 import {
   createWebhookSchema,
   listQuerySchema,
+  testWebhookSchema,
   updateWebhookSchema,
 } from '../../core/events/webhooks/webhook.schemas.js';
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES } from '../../core/events/webhooks/webhook.types.js';
@@ -228,6 +229,26 @@ const eventRoutes = [
     handler: async ({ params, caller, services }) => {
       const delivery = await services.webhookDeliveries.replay(caller.team.id, params.webhook_id, params.event_id);
       return { status: 200, body: { object: 'webhook_event', id: delivery.eventId } };
+    },
+  }),
+  defineRoute({
+    ...common,
+    method: 'POST',
+    path: '/webhooks/:webhook_id/test',
+    operationId: 'sendWebhookTestEvent',
+    summary: 'Send the endpoint a test event now (data.test is true); refused on a disabled endpoint',
+    params,
+    body: testWebhookSchema,
+    exampleBody: {},
+    responses: {
+      200: {
+        description: 'Queued for delivery: follow it with GET /webhooks/{id}/events/{event_id}',
+        schema: z.object({ object: z.literal('webhook_event'), id: z.string(), type: z.enum(EVENT_TYPES) }),
+      },
+    },
+    handler: async ({ params, body, caller, services, unit }) => {
+      const { event } = await services.webhookDeliveries.sendTest(caller.team.id, params.webhook_id, body.type, unit);
+      return { status: 200, body: { object: 'webhook_event', id: event.id, type: event.type } };
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import type { SessionCaller, User } from '../../core/accounts/account.types.js';
+import type { OperatorAccess } from '../../core/accounts/operator.service.js';
 import type { InvitationPreview, InvitationView } from '../../core/accounts/invitation.types.js';
 import type { Team } from '../../core/platform/teams/team.types.js';
 
@@ -26,11 +27,16 @@ export function serializeSessionTeam(team: Team) {
   };
 }
 
-export function serializeSession(session: SessionCaller) {
+/**
+ * `user.operator` says whether the person runs the appliance (the admin API); an operator whose
+ * MFA is not on yet gets `operator_mfa_required: true`: the dashboard sends them to enrolment.
+ */
+export function serializeSession(session: SessionCaller, access: OperatorAccess) {
   return {
     object: 'session' as const,
-    user: serializeUser(session.user),
+    user: { ...serializeUser(session.user), operator: access.operator },
     current_team: session.team ? serializeSessionTeam(session.team) : null,
+    operator_mfa_required: access.operator && !access.mfaEnabled,
   };
 }
 

@@ -1,6 +1,16 @@
 import type { Logger } from '../../lib/logger.js';
 import type { User } from './account.types.js';
 
+/**
+ * The dashboard pages a mailed link opens (web/src/routes.tsx): each posts the token to the
+ * session API (POST /auth/verify-email, /auth/password-reset, /auth/invitations/accept).
+ */
+export const DASHBOARD_LINKS = {
+  verifyEmail: '/dashboard/verify-email',
+  resetPassword: '/dashboard/reset-password',
+  acceptInvitation: '/dashboard/invitations/accept',
+} as const;
+
 export type AccountMessage = { to: string; subject: string; text: string; html: string };
 
 export type AccountMailerDeps = {
@@ -40,7 +50,7 @@ export class AccountMailer {
     await this.deliver({
       to: user.email,
       kind: 'verify_email',
-      link: this.link('/auth/verify-email', token),
+      link: this.link(DASHBOARD_LINKS.verifyEmail, token),
       subject: 'Confirm your e-mail address',
       action: 'confirm your address',
       valid: '48 hours',
@@ -52,7 +62,7 @@ export class AccountMailer {
     await this.deliver({
       to: user.email,
       kind: 'password_reset',
-      link: this.link('/auth/password-reset', token),
+      link: this.link(DASHBOARD_LINKS.resetPassword, token),
       subject: 'Reset your password',
       action: 'choose a new password',
       valid: '1 hour',
@@ -70,7 +80,7 @@ export class AccountMailer {
     await this.deliver({
       to: invitation.email,
       kind: 'invitation',
-      link: this.link('/invitations/accept', token),
+      link: this.link(DASHBOARD_LINKS.acceptInvitation, token),
       subject: 'You are invited to a team on Mailroom',
       action: 'accept the invitation',
       valid: '7 days',

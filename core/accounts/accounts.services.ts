@@ -11,6 +11,7 @@ import { AccountService, type SignupPolicy } from './account.service.js';
 import { AttemptThrottle } from './attempt-throttle.js';
 import { InvitationService } from './invitation.service.js';
 import { MfaService } from './mfa.service.js';
+import { OperatorService } from './operator.service.js';
 import { SessionService } from './session.service.js';
 
 export type AccountsInfrastructure = {
@@ -20,6 +21,8 @@ export type AccountsInfrastructure = {
   config: Config;
   logger: Logger;
   publicUrl: () => string;
+  /** Where the dashboard is opened (mailed links point there); the API's URL unless it has its own. */
+  dashboardUrl: () => string;
   /** Seals MFA secrets at rest. */
   masterKey: string;
   findTeam: (teamId: string) => Promise<Team | undefined>;
@@ -32,8 +35,11 @@ export type AccountsInfrastructure = {
 export type AccountSettings = {
   /** Whether every cookie the appliance sets is Secure (cookiesAreSecure, read on each use). */
   readonly secureCookies: boolean;
-  /** The origin cookie-authenticated writes must come from (see api/session-auth.ts). */
-  publicOrigin: () => string;
+  /**
+   * The origins cookie-authenticated writes may come from (see api/session-auth.ts): the API's
+   * public URL, and the dashboard's when it has an address of its own.
+   */
+  allowedOrigins: () => string[];
 };
 
 /**
@@ -62,7 +68,11 @@ export function createAccountServices(infra: AccountsInfrastructure) {
     perIp: config.accounts.attemptsPerIp,
   });
   const sessions = new SessionService({ knex, clock, findTeam: infra.findTeam });
-  const mailer = new AccountMailer({ send: infra.sendAccountMail, logger: infra.logger, publicUrl: infra.publicUrl });
+  const mailer = new AccountMailer({
+    send: infra.sendAccountMail,
+    logger: infra.logger,
+    publicUrl: infra.dashboardUrl,
+  });
   const invitations = new InvitationService({ knex, clock, mailer, sessions, findTeam: infra.findTeam });
   const policy = signupPolicy(config);
   const accountRecovery = new AccountRecoveryService({
@@ -88,7 +98,7 @@ export function createAccountServices(infra: AccountsInfrastructure) {
     get secureCookies() {
       return cookiesAreSecure(config.env, infra.publicUrl());
     },
-    publicOrigin: () => new URL(infra.publicUrl()).origin,
+    allowedOrigins: () => [...new Set([infra.publicUrl(), infra.dashboardUrl()].map((url) => new URL(url).origin))],
   };
   return {
     accounts,
@@ -98,6 +108,7 @@ export function createAccountServices(infra: AccountsInfrastructure) {
     accountMfa: mfa,
     invitations,
     accountSettings,
+    operators: new OperatorService({ knex, clock, recovery: accountRecovery, mfa }),
   };
 }
 

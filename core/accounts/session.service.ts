@@ -7,6 +7,7 @@ import {
   SESSION_ABSOLUTE_MS,
   SESSION_IDLE_MS,
   type IssuedSession,
+  type Role,
   type SessionCaller,
   type User,
 } from './account.types.js';
@@ -90,6 +91,15 @@ export class SessionService {
     const issued = await this.issue(session.user, session.team?.id);
     await this.revoke(session.sessionId);
     return issued;
+  }
+
+  /** Every team the user belongs to, with their role there (the dashboard's team switcher). */
+  async teamsOf(userId: string): Promise<{ team: Team; role: Role }[]> {
+    const memberships = await this.memberships.ofUser(userId);
+    const found = await Promise.all(
+      memberships.map(async ({ teamId, role }) => ({ team: await this.deps.findTeam(teamId), role })),
+    );
+    return found.flatMap(({ team, role }) => (team ? [{ team, role }] : []));
   }
 
   /** The user's sessions without a team (signed up, then joined by invitation) act in `teamId`. */

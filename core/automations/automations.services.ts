@@ -12,6 +12,7 @@ import type { EmailAcceptance } from '../sending/emails/email-acceptance.js';
 import type { TemplateService } from '../sending/templates/template.service.js';
 import { AutomationService } from './automation.service.js';
 import { AutomationRunService } from './runs/automation-run.service.js';
+import { AutomationVersionReads } from './version-reads.js';
 import { PlatformOccurrences } from './triggers/platform-occurrences.js';
 import { PlatformTriggerIndex } from './triggers/platform-trigger-index.js';
 import { SegmentEntryWatch } from './triggers/segment-entry-watch.js';
@@ -91,7 +92,8 @@ export function createAutomationServices(infra: AutomationsInfrastructure) {
       },
     }),
   });
-  return { automations, automationRuns, segmentEntries };
+  const automationVersions = new AutomationVersionReads(infra.knex);
+  return { automations, automationRuns, automationVersions, segmentEntries };
 }
 
 export type AutomationServices = ReturnType<typeof createAutomationServices>;

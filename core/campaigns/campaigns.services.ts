@@ -11,6 +11,7 @@ import type { TeamService } from '../platform/teams/team.service.js';
 import type { SendingServices } from '../sending/sending.services.js';
 import { BroadcastFanOut } from './broadcasts/broadcast-fanout.js';
 import { BroadcastGate } from './broadcasts/broadcast-gate.js';
+import { BroadcastPreviewer } from './broadcasts/broadcast-preview.js';
 import { BroadcastResults } from './broadcasts/broadcast-results.js';
 import { BroadcastService } from './broadcasts/broadcast.service.js';
 import { MarketingAllowance } from './broadcasts/marketing-allowance.js';
@@ -48,21 +49,35 @@ export function createCampaignServices(infra: CampaignInfrastructure) {
     clock,
     subscribedMembers: async (teamId, segmentId) => (await audience.segments.metrics(teamId, segmentId)).subscribed,
   });
+  const returnPathHost = async (teamId: string, name: string) => {
+    const domain = await sending.domains.findVerifiedByName(teamId, name);
+    return domain ? `${domain.customReturnPath}.${domain.name}` : null;
+  };
+  const broadcasts = new BroadcastService({
+    knex,
+    clock,
+    gate,
+    templates: sending.templates,
+    liveSegment,
+    liveTopic: (teamId, id) =>
+      audience.topics.get(teamId, id).then(
+        () => true,
+        () => false,
+      ),
+    assertAllowance: (team, broadcast) => allowance.assertRoom(team, broadcast),
+  });
   return {
     marketingEnabled,
     marketingAllowance: allowance,
-    broadcasts: new BroadcastService({
+    broadcasts,
+    // A broadcast rendered for one contact with the fan-out's code (the editor's preview).
+    broadcastPreviewer: new BroadcastPreviewer({
       knex,
-      clock,
-      gate,
-      templates: sending.templates,
-      liveSegment,
-      liveTopic: (teamId, id) =>
-        audience.topics.get(teamId, id).then(
-          () => true,
-          () => false,
-        ),
-      assertAllowance: (team, broadcast) => allowance.assertRoom(team, broadcast),
+      broadcasts,
+      contacts: audience.contacts,
+      properties: audience.contactProperties,
+      links: infra.contactLinks,
+      returnPathHost,
     }),
     broadcastFanOut: new BroadcastFanOut({
       knex,
@@ -75,10 +90,7 @@ export function createCampaignServices(infra: CampaignInfrastructure) {
       suppressions: sending.suppressions,
       acceptance: sending.emailAcceptance,
       links: infra.contactLinks,
-      returnPathHost: async (teamId, name) => {
-        const domain = await sending.domains.findVerifiedByName(teamId, name);
-        return domain ? `${domain.customReturnPath}.${domain.name}` : null;
-      },
+      returnPathHost,
       pageSize: config.marketing.fanOutPageSize,
       marketingEnabled,
     }),

@@ -14,6 +14,7 @@ import { ProcessLease } from './leases/process-lease.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { RequestLogService } from './request-logs/request-log.service.js';
 import { TeamService } from './teams/team.service.js';
+import { UsageLedger } from './usage/usage-ledger.js';
 
 export type PlatformInfrastructure = {
   knex: Knex;
@@ -37,6 +38,8 @@ export function createPlatformServices(infra: PlatformInfrastructure) {
   return {
     processLease,
     settings: new PlatformSettings({ knex, clock }),
+    /** What each team used, per month and category (written in the transaction of what it counts). */
+    usage: new UsageLedger(knex, clock),
     teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: infra.findVerifiedDomain, cache: lookupCache }),
     requestLogs: new RequestLogService({ knex, clock, units: infra.units }),

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { EventLog } from '../events/log/event-log.js';
 import type { Team } from '../platform/teams/team.types.js';
+import type { UsageLedger } from '../platform/usage/usage-ledger.js';
 import type { InboundRecipients, RecipientRoute } from './inbound-recipients.js';
 import { receivedEventData } from './received-email-event.js';
 import type { ReceivedEmailRepository } from './received-email.repository.js';
@@ -71,6 +72,8 @@ export class InboundIntake {
       reports: ReportIntake;
       team: (id: string) => Promise<Team>;
       authenticate: (raw: Buffer, envelope: InboundEnvelope) => Promise<AuthenticationResults | null>;
+      /** Kept received emails are recorded in the usage ledger, in the intake's transaction. */
+      usage: Pick<UsageLedger, 'record'>;
     },
   ) {}
 
@@ -91,6 +94,17 @@ export class InboundIntake {
     const reports = await this.deps.transact(async (trx) => {
       await this.deps.repository.insertMany(trx, received);
       const kept = received.filter((email) => email.droppedReason === null);
+      // One record per kept email (a dropped one, for a suspended team, is not usage).
+      await this.deps.usage.record(
+        trx,
+        kept.map((email) => ({
+          teamId: email.teamId,
+          category: 'received_emails' as const,
+          quantity: 1,
+          at: email.createdAt,
+          sourceId: email.id,
+        })),
+      );
       if (kept.length > 0)
         await this.deps.events.recordMany(
           trx,

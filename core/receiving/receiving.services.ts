@@ -6,6 +6,7 @@ import type { Logger } from '../../lib/logger.js';
 import { createRecordResolver } from '../../lib/dns/record-resolver.js';
 import type { EventLog } from '../events/log/event-log.js';
 import type { TeamService } from '../platform/teams/team.service.js';
+import type { UsageLedger } from '../platform/usage/usage-ledger.js';
 import type { SendingServices } from '../sending/sending.services.js';
 import { InboundIntake } from './inbound-intake.js';
 import { InboundRecipients } from './inbound-recipients.js';
@@ -24,6 +25,8 @@ export type ReceivingInfrastructure = {
   events: EventLog;
   teams: TeamService;
   sending: SendingServices;
+  /** Kept received emails are recorded in the usage ledger with their rows. */
+  usage: UsageLedger;
   /** Refused reports (a complaint naming someone the email was not sent to) are logged at warn. */
   logger: Logger;
 };
@@ -62,6 +65,7 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
       events,
       reports: new ReportIntake(sending.lateOutcomes, logger),
       team: (id) => teams.get(id),
+      usage: infra.usage,
       authenticate: (raw, envelope) =>
         authenticateMessage(raw, envelope, {
           resolver,

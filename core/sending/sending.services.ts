@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { LookupCache } from '../../lib/cache/lookup-cache.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config/config.schema.js';
-import { egressPools } from '../../lib/config/egress-pools.js';
+import { egressPools, type EgressRegion } from '../../lib/config/egress-pools.js';
 import { SecretBox } from '../../lib/crypto/secret-box.js';
 import type { DnsLookup } from '../../lib/dns/dns-resolver.js';
 import { AddressPolicy } from '../../lib/net/address-policy.js';
@@ -12,8 +12,11 @@ import type { SegmentSpool } from '../../lib/spool/segment-spool.js';
 import type { UnitsOfWork } from '../../db/unit-of-work.js';
 import type { EventLog } from '../events/log/event-log.js';
 import type { TeamService } from '../platform/teams/team.service.js';
+import type { UsageLedger } from '../platform/usage/usage-ledger.js';
 import { DeliveryRetention } from './deliveries/delivery-retention.js';
 import { DeliveryService } from './deliveries/delivery.service.js';
+import { EmailDeliveryLog } from './deliveries/email-delivery-log.js';
+import { QueueInspection } from './deliveries/queue-inspection.js';
 import { DomainClaimChecks } from './domains/claims/domain-claim-checks.js';
 import { DomainClaimService } from './domains/claims/domain-claim.service.js';
 import { createDomainAutoConfigure } from './domains/auto-configure/domain-auto-configure.service.js';
@@ -44,6 +47,8 @@ export type SendingInfrastructure = {
   lookupCache: LookupCache;
   events: EventLog;
   teams: TeamService;
+  /** Accepted emails are recorded in the usage ledger in their own transaction. */
+  usage: UsageLedger;
 };
 
 /** Names the appliance answers as: no team may add them or a name under them. */
@@ -109,6 +114,15 @@ export function createSendingServices(infra: SendingInfrastructure) {
   });
   const links = new DownloadLinks(infra.masterKey, infra.publicUrl);
   const emailRows = new EmailRepository(knex);
+  const deliveries = new DeliveryService({
+    knex,
+    clock,
+    events,
+    emailTransitions,
+    suppressions,
+    maxQueueSeconds: config.mta.maxQueueSeconds,
+    cache: infra.lookupCache,
+  });
   return {
     emailTransitions,
     /** Emails created since a moment, per meter: what the quotas count (GET /billing reads it too). */
@@ -117,14 +131,13 @@ export function createSendingServices(infra: SendingInfrastructure) {
     downloadLinks: links,
     lateOutcomes: new LateOutcomes({ emails: emailRows, transitions: emailTransitions, suppressions }),
     tracking,
-    deliveries: new DeliveryService({
-      knex,
-      clock,
-      events,
-      emailTransitions,
-      suppressions,
-      maxQueueSeconds: config.mta.maxQueueSeconds,
-      cache: infra.lookupCache,
+    deliveries,
+    /** An email's deliveries and attempts for its team (GET /emails/{id}/deliveries). */
+    emailDeliveryLog: new EmailDeliveryLog({
+      deliveries: deliveries.repository,
+      inspection: new QueueInspection(knex),
+      pools: egressPools(config),
+      regionOf: async (domainId) => ((await domains.current(domainId))?.region as EgressRegion | undefined) ?? null,
     }),
     deliveryRetention: new DeliveryRetention({
       knex,
@@ -148,6 +161,7 @@ export function createSendingServices(infra: SendingInfrastructure) {
         suppressions,
         simulatorDomain,
         fetchAttachment,
+        usage: infra.usage,
       },
       instrumentHtml: (html, id, domain) => tracking.instrument(html, id, domain),
     }),

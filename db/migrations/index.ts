@@ -70,6 +70,17 @@ import { createDomainClaims } from './20261126-0085-create-domain-claims.js';
 import { addDomainsManaged } from './20261126-0086-add-domains-managed.js';
 import { createEmailShareLinks } from './20261126-0087-create-email-share-links.js';
 import { addOAuthGrantsResource } from './20261126-0088-add-oauth-grants-resource.js';
+import { addEventsEmailId } from './20261127-0089-add-events-email-id.js';
+import { addWebhookDeliveriesEventIndex } from './20261127-0090-add-webhook-deliveries-event-index.js';
+import { addEmailsListFilterIndexes } from './20261127-0091-add-emails-list-filter-indexes.js';
+import { createUsageRecords } from './20261128-0092-create-usage-records.js';
+import { createBillingAccounts } from './20261128-0093-create-billing-accounts.js';
+import { createBillingWebhookEvents } from './20261128-0094-create-billing-webhook-events.js';
+import { createBillingMeterReports } from './20261128-0095-create-billing-meter-reports.js';
+import { createAiDiagnoses } from './20261128-0100-create-ai-diagnoses.js';
+import { backfillUsageRecords } from './20261128-0105-backfill-usage-records.js';
+import { addAutomationRunsTeamCreatedIndex } from './20261128-0106-add-automation-runs-team-created-index.js';
+import { addUsersOperator } from './20261128-0110-add-users-operator.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -144,4 +155,15 @@ export const migrations: Migration[] = [
   addDomainsManaged,
   createEmailShareLinks,
   addOAuthGrantsResource,
+  addEventsEmailId,
+  addWebhookDeliveriesEventIndex,
+  addEmailsListFilterIndexes,
+  createUsageRecords,
+  createBillingAccounts,
+  createBillingWebhookEvents,
+  createBillingMeterReports,
+  createAiDiagnoses,
+  backfillUsageRecords,
+  addAutomationRunsTeamCreatedIndex,
+  addUsersOperator,
 ];

@@ -103,6 +103,28 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    dashboard: z
+      .object({
+        /**
+         * A listen address of the dashboard's own (with `port`): the api process then also serves
+         * the dashboard (and the API it calls) there, for example on an address only a VPN or an
+         * office network reaches. Unset: the dashboard is served under /dashboard/ on the API's
+         * address only.
+         */
+        host: z.string().min(1).optional(),
+        /** The dashboard's own port (0 picks a free one); set it to open that listener. */
+        port: z.number().int().min(0).max(65535).optional(),
+        /**
+         * The dashboard's public base URL when it has its own address (behind a proxy: the URL
+         * people open). Mailed links (sign-in, invitations) use it, and cookie-authenticated writes
+         * are accepted from its origin as from api.publicUrl's. Unset: the listener's own URL.
+         */
+        publicUrl: z.string().url().optional(),
+        /** The built dashboard (index.html and assets/). Unset: dist/web of this release. */
+        dir: z.string().min(1).optional(),
+      })
+      .strict()
+      .prefault({}),
     mta: z
       .object({
         /** The MTA's own host name: HELO name, and the bounce (return-path) MX target. */
@@ -451,12 +473,113 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
-    ai: z
+    billing: z
       .object({
-        /** No AI provider ships with the appliance yet; AI routes answer 503 until one is set. */
-        provider: z.enum(['none']).default('none'),
+        /**
+         * The payment provider behind the paid billing routes (checkout, portal, invoices, plan
+         * change, add-ons) and its webhooks: `none` (plans are the operator's to set with
+         * `mailroom team set-plan`; the paid routes answer 503) or `stripe`. See docs/operating/billing.md.
+         */
+        provider: z.enum(['none', 'stripe']).default('none'),
+        stripe: z
+          .object({
+            /**
+             * The secret API key (`sk_live_...`, or `sk_test_...` in test mode). Environment only
+             * (MAILROOM_STRIPE_SECRET_KEY, in /etc/mailroom/mailroom.env): refused in the config file.
+             */
+            secretKey: z.string().min(1).optional(),
+            /** The webhook endpoint's signing secret (`whsec_...`). Environment only, like secretKey. */
+            webhookSecret: z.string().min(1).optional(),
+            /**
+             * Stripe price id of each plan code (`pro`, `scale`...) and add-on code
+             * (`inbox_seat`, `inbox_storage_100gb`) sold: { "pro": "price_..." }. Recurring prices.
+             * A plan or add-on without a price here cannot be bought.
+             */
+            prices: z.record(z.string().min(1), z.string().min(1)).default({}),
+            /**
+             * Metered price (per email, attached to the meter below) of each plan code whose
+             * overage is billed: added to the plan's subscription at checkout and on plan change.
+             */
+            overagePrices: z.record(z.string().min(1), z.string().min(1)).default({}),
+            /**
+             * Event name of the Stripe billing meter that overage emails are reported to (the
+             * report-billing-overage job). Unset: overage is not reported.
+             */
+            meterEventName: z.string().min(1).optional(),
+            /** Stripe's API address; change it only to point at a local double (tests). */
+            host: z.string().min(1).optional(),
+            port: z.number().int().min(1).max(65535).optional(),
+            protocol: z.enum(['https', 'http']).optional(),
+            /** One call to Stripe, in ms, and how many times the SDK retries a failed one (with its idempotency key). */
+            timeoutMs: z.number().int().min(100).max(120_000).default(20_000),
+            maxNetworkRetries: z.number().int().min(0).max(10).default(2),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
+      .superRefine((billing, ctx) => {
+        if (billing.provider !== 'stripe') return;
+        if (!billing.stripe.secretKey)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['stripe', 'secretKey'],
+            message: 'billing.provider is stripe: set MAILROOM_STRIPE_SECRET_KEY in the environment file',
+          });
+        if (!billing.stripe.webhookSecret)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['stripe', 'webhookSecret'],
+            message:
+              'billing.provider is stripe: set MAILROOM_STRIPE_WEBHOOK_SECRET (the endpoint signing secret) in the environment file',
+          });
+        if (Object.keys(billing.stripe.prices).length === 0)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['stripe', 'prices'],
+            message: 'billing.provider is stripe: map at least one plan code to a Stripe price id',
+          });
+      })
+      .prefault({}),
+    ai: z
+      .object({
+        /**
+         * The model behind the AI helpers (subject lines, drafts, diagnoses): `none` (the AI
+         * routes answer 503 and AI assist cannot be switched on) or `openai-compatible`: any
+         * server speaking OpenAI's chat completions API with structured output, hosted or on the
+         * operator's own hardware (Ollama, llama.cpp's server, vLLM). See docs/operating/ai.md.
+         */
+        provider: z.enum(['none', 'openai-compatible']).default('none'),
+        /**
+         * The API's base URL, up to and including `/v1`: `https://api.openai.com/v1`, or
+         * `http://127.0.0.1:11434/v1` for Ollama on this machine. Required with openai-compatible.
+         */
+        baseUrl: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+        /** The model name the server knows (`gpt-4o-mini`, `llama3.1`...). Required with openai-compatible. */
+        model: z.string().min(1).max(200).optional(),
+        /**
+         * The API key, sent as a bearer token. Environment only (MAILROOM_AI_API_KEY, in
+         * /etc/mailroom/mailroom.env): refused in the config file. A local server needs none.
+         */
+        apiKey: z.string().min(1).optional(),
+        /** How long one call to the model may take, in ms; past it the request answers 503 and costs no credit. */
+        timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+        /** Retries of a call that timed out, could not connect or got a 5xx (each waits up to timeoutMs). */
+        maxRetries: z.number().int().min(0).max(5).default(1),
+        /** Upper bound on the tokens of one answer (sent as max_tokens); unset: the server's own limit. */
+        maxOutputTokens: z.number().int().min(64).max(1_000_000).optional(),
+      })
+      .strict()
+      .superRefine((ai, ctx) => {
+        if (ai.provider !== 'openai-compatible') return;
+        for (const key of ['baseUrl', 'model'] as const)
+          if (!ai[key])
+            ctx.addIssue({
+              code: 'custom',
+              path: [key],
+              message: `ai.provider is openai-compatible: set ai.${key} (see docs/operating/ai.md)`,
+            });
+      })
       .prefault({}),
   })
   .strict();
@@ -477,6 +600,10 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_API_HOST: { key: 'api.host', type: 'string' },
   MAILROOM_API_PORT: { key: 'api.port', type: 'number' },
   MAILROOM_PUBLIC_URL: { key: 'api.publicUrl', type: 'string' },
+  MAILROOM_DASHBOARD_HOST: { key: 'dashboard.host', type: 'string' },
+  MAILROOM_DASHBOARD_PORT: { key: 'dashboard.port', type: 'number' },
+  MAILROOM_DASHBOARD_PUBLIC_URL: { key: 'dashboard.publicUrl', type: 'string' },
+  MAILROOM_DASHBOARD_DIR: { key: 'dashboard.dir', type: 'string' },
   MAILROOM_TRUST_PROXY: { key: 'api.trustProxy', type: 'boolean' },
   MAILROOM_RATE_LIMIT_PER_SECOND: { key: 'api.rateLimitPerSecond', type: 'number' },
   MAILROOM_API_LOOKUP_CACHE_MS: { key: 'api.lookupCacheMs', type: 'number' },
@@ -516,9 +643,19 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_ACCOUNTS_SIGNUP: { key: 'accounts.signup', type: 'string' },
   MAILROOM_ACCOUNTS_MAIL_FROM: { key: 'accounts.mailFrom', type: 'string' },
   MAILROOM_ACCOUNTS_MAIL_TEAM_ID: { key: 'accounts.mailTeamId', type: 'string' },
+  MAILROOM_BILLING_PROVIDER: { key: 'billing.provider', type: 'string' },
+  MAILROOM_STRIPE_SECRET_KEY: { key: 'billing.stripe.secretKey', type: 'string' },
+  MAILROOM_STRIPE_WEBHOOK_SECRET: { key: 'billing.stripe.webhookSecret', type: 'string' },
+  MAILROOM_AI_PROVIDER: { key: 'ai.provider', type: 'string' },
+  MAILROOM_AI_BASE_URL: { key: 'ai.baseUrl', type: 'string' },
+  MAILROOM_AI_MODEL: { key: 'ai.model', type: 'string' },
+  MAILROOM_AI_API_KEY: { key: 'ai.apiKey', type: 'string' },
+  MAILROOM_AI_TIMEOUT_MS: { key: 'ai.timeoutMs', type: 'number' },
 };
 
 /** Keys whose values `config print` masks. */
-export const SECRET_KEYS = ['masterKey'];
+export const SECRET_KEYS = ['masterKey', 'billing.stripe.secretKey', 'billing.stripe.webhookSecret', 'ai.apiKey'];
+/** Secrets accepted from the environment only: start-up refuses them in the config file. */
+export const ENV_ONLY_KEYS = ['billing.stripe.secretKey', 'billing.stripe.webhookSecret', 'ai.apiKey'];
 /** Keys holding URLs whose password part is masked. */
 export const URL_KEYS = ['database.url', 'redis.url'];

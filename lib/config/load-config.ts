@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
-import { configSchema, ENV_OVERRIDES, SECRET_KEYS, URL_KEYS, type Config } from './config.schema.js';
+import { configSchema, ENV_ONLY_KEYS, ENV_OVERRIDES, SECRET_KEYS, URL_KEYS, type Config } from './config.schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -13,6 +13,7 @@ const DEFAULT_FILES = ['./mailroom.json', '/etc/mailroom/mailroom.json'];
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, file?: string): Config {
   const path = file ?? env.MAILROOM_CONFIG ?? DEFAULT_FILES.find((candidate) => existsSync(candidate));
   const fromFile = path ? readConfigFile(path, Boolean(file ?? env.MAILROOM_CONFIG)) : {};
+  if (path) refuseEnvOnlyKeys(fromFile, path);
   const merged = applyEnv(fromFile, env);
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
@@ -27,6 +28,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, file?: string):
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/**
+ * Secrets such as the payment provider's keys belong in the environment file (mode 0600, read by
+ * systemd), never in mailroom.json, which is readable more widely and copied into backups and
+ * tickets: one found there stops start-up, naming the key but never its value.
+ */
+function refuseEnvOnlyKeys(fromFile: Json, path: string): void {
+  const found = ENV_ONLY_KEYS.filter((key) => getPath(fromFile, key) !== undefined);
+  if (found.length === 0) return;
+  const lines = found.map((key) => {
+    const envName = Object.entries(ENV_OVERRIDES).find(([, o]) => o.key === key)?.[0];
+    return `  ${key} (from ${path}): a secret is read from the environment only; set ${envName} in the environment file`;
+  });
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }
 
 function readConfigFile(path: string, required: boolean): Json {

@@ -80,6 +80,13 @@ export class RedisKeyValueStore implements KeyValueStore {
       throw new Error(`Redis is unreachable (${status})`);
   }
 
+  /** The server's version (INFO server), for the operator console's system page. */
+  async serverVersion(): Promise<string | null> {
+    this.assertReachable();
+    const info = await this.redis.info('server');
+    return /^redis_version:(\S+)/m.exec(info)?.[1] ?? null;
+  }
+
   async takeToken(key: string, capacity: number, ratePerSecond: number): Promise<TokenBucketResult> {
     this.assertReachable();
     const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>)

@@ -5,6 +5,10 @@ import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
 import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
 import { purgeAccountSessionsJob } from './purge-account-sessions.job.js';
 import { purgeEmailShareLinksJob } from './purge-email-share-links.job.js';
+import { purgeBillingRecordsJob } from './purge-billing-records.job.js';
+import { purgeUsageRecordsJob } from './purge-usage-records.job.js';
+import { reportBillingOverageJob } from './report-billing-overage.job.js';
+import { purgeAiDiagnosesJob } from './purge-ai-diagnoses.job.js';
 import { purgeConsentRecordsJob } from './purge-consent-records.job.js';
 import { purgeContactImportFilesJob } from './purge-contact-import-files.job.js';
 import { purgeDeliveriesJob } from './purge-deliveries.job.js';
@@ -35,6 +39,7 @@ export const jobs: Job[] = [
   verifyDomainsJob,
   checkDomainClaimsJob,
   purgeEmailShareLinksJob,
+  purgeAiDiagnosesJob,
   rollupMetricsJob,
   purgeMetricsJob,
   purgeWebhookDeliveriesJob,
@@ -42,4 +47,7 @@ export const jobs: Job[] = [
   purgeContactImportFilesJob,
   purgeAccountSessionsJob,
   purgeOAuthTokensJob,
+  reportBillingOverageJob,
+  purgeBillingRecordsJob,
+  purgeUsageRecordsJob,
 ];

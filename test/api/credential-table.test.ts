@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { apiRoutes } from '../../api/routes/index.js';
 import { SCOPE_CATALOGUE } from '../../core/oauth/oauth.scopes.js';
+import { AI_TEST_KEY, AI_TEST_MODEL, enableAi } from '../helpers/ai-fixture.js';
+import { startBillingApp, type BillingApp } from '../helpers/billing-app.js';
 import { errorShape, request } from '../helpers/http.js';
-import { startTestApp } from '../helpers/test-app.js';
+import { startOpenAiDouble } from '../helpers/openai-double.js';
 import { approve, discover, exchange, registerClient } from './oauth/oauth-fixture.js';
 
 /**
@@ -16,6 +18,10 @@ import { approve, discover, exchange, registerClient } from './oauth/oauth-fixtu
  * a column that are not built yet are reported as todo, so the day they are built they are
  * checked. The table is kept in test/fixtures/spec/ (CI has no ../shared); when the spec is
  * beside the repository, the copy must still match it.
+ *
+ * The appliance has a payment provider (the Stripe double) and an AI provider (the
+ * OpenAI-compatible double), and the team has AI assist on: a `200` cell is the route working,
+ * not the 503 of an appliance without them.
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const vendored = readFileSync(join(here, '../fixtures/spec/credential-table.md'), 'utf8');
@@ -29,21 +35,34 @@ t.test(
   },
 );
 
-/** A call in a column: the request, with a body that passes validation so only the credential decides. */
-type Call = { method: string; path: string; body?: unknown };
+/**
+ * A call in a column: the request, with a body that passes validation so only the credential
+ * decides; `prepare` puts the team in the state the route works in (a plan change and an add-on
+ * need a subscription; checkout, which needs none, runs before it).
+ */
+type Call = { method: string; path: string; body?: unknown; prepare?: () => Promise<void> };
+const ensureSubscribed = async () => {
+  const state = await request(app.url, '/billing', { token: team.token });
+  if (state.body.checkout_available) await billing.subscribe(team.token, { plan_code: 'pro' });
+};
 const COLUMN_CALLS: Record<string, Call[]> = {
   'Other billing routes': [
     { method: 'POST', path: '/billing/checkout', body: { plan_code: 'pro' } },
     { method: 'POST', path: '/billing/portal' },
-    { method: 'POST', path: '/billing/plan', body: { plan_code: 'pro' } },
-    { method: 'POST', path: '/billing/addons' },
+    { method: 'POST', path: '/billing/plan', body: { plan_code: 'scale' }, prepare: ensureSubscribed },
+    {
+      method: 'POST',
+      path: '/billing/addons',
+      body: { addon_code: 'inbox_seat', quantity: 1 },
+      prepare: ensureSubscribed,
+    },
   ],
   'AI routes': [
     { method: 'POST', path: '/ai/subject-lines', body: { subject: 'Hello' } },
     { method: 'POST', path: '/ai/draft', body: { brief: 'A welcome email' } },
   ],
-  // "false always works": a PATCH that needs no other state.
-  'PATCH /team': [{ method: 'PATCH', path: '/team', body: { ai_assist_enabled: false } }],
+  // AI is configured here, so `true` works (and leaves AI assist on for the AI column).
+  'PATCH /team': [{ method: 'PATCH', path: '/team', body: { ai_assist_enabled: true } }],
 };
 
 /** The calls of a column header: named ones ("GET /team", "Billing reads (GET /billing, ...)") or the list above. */
@@ -79,9 +98,18 @@ t.ok(header && body.length >= 8, 'the table has its header and rows');
 const built = new Set(apiRoutes('test').map((route) => `${route.method} ${route.path}`));
 const isBuilt = (call: Call) => built.has(`${call.method} ${call.path}`);
 
-const app = await startTestApp();
-t.teardown(() => app.close());
-const team = await app.createTeam('Credential table');
+const ai = await startOpenAiDouble();
+const billing: BillingApp = await startBillingApp({
+  config: { ai: { provider: 'openai-compatible', baseUrl: ai.baseUrl, model: AI_TEST_MODEL, timeoutMs: 5_000 } },
+  env: { MAILROOM_AI_API_KEY: AI_TEST_KEY },
+});
+t.teardown(async () => {
+  await billing.close();
+  await ai.close();
+});
+const { app } = billing;
+const team = await app.createTeam('Credential table', 'free');
+await enableAi(app, team.token);
 const as = await discover(app);
 const client = await registerClient(as, { scope: SCOPE_CATALOGUE.join(' ') });
 const sending = await app.runtime.services.apiKeys.create(team.teamId, {
@@ -108,6 +136,7 @@ for (const row of body) {
           t.todo(`${what} (the route is not built yet)`, async () => {});
           continue;
         }
+        if (label === 'full_access') await call.prepare?.();
         const response = await request(app.url, call.path, { method: call.method, token, body: call.body });
         const [status, name] = cell.split(' ');
         if (name) errorShape(t, response, Number(status), name);

@@ -3,6 +3,7 @@ import { MAX_JSON_DEPTH } from '../../api/request-body.js';
 import { signup } from '../helpers/accounts.js';
 import { errorShape, request, type RequestOptions } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
+import { createOperator } from '../helpers/operator.js';
 import { accessToken } from './mcp/mcp-fixture.js';
 
 /**
@@ -20,6 +21,8 @@ const mcpToken = await accessToken(app, teamId, ['emails:read']);
 // Session routes take the dashboard's cookie (and its Origin), not a key.
 const { cookie } = await signup(app, 'deep-json@example.com');
 const origin = new URL(app.url).origin;
+// Admin routes take only an operator's session (MFA on), with the same Origin rule.
+const operator = await createOperator(app);
 
 const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -38,6 +41,7 @@ const targets = Object.entries(doc.paths).flatMap(([path, methods]) =>
       path: path.replace(/\{[^}]+\}/g, '0196f0e0-0000-7000-8000-000000000000'),
       example: op.requestBody!.content!['application/json']!.example,
       session: op['x-svc-permission'] === 'session',
+      operator: op['x-svc-permission'] === 'operator',
       mcp: path === '/mcp',
     })),
 );
@@ -57,9 +61,11 @@ for (const target of targets) {
     }
     if (Array.isArray(target.example)) bodies.push(['example items nested deep', JSON.stringify([nested(3000)])]);
     const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const credential: RequestOptions = target.session
-      ? { headers: { ...json, cookie, origin } }
-      : { token: target.mcp ? mcpToken : token, headers: json };
+    const credential: RequestOptions = target.operator
+      ? { headers: { ...json, cookie: operator.cookie, origin } }
+      : target.session
+        ? { headers: { ...json, cookie, origin } }
+        : { token: target.mcp ? mcpToken : token, headers: json };
     for (const [label, rawBody] of bodies) {
       const res = await request(app.url, target.path, { method: target.method, rawBody, ...credential });
       const error = errorShape(t, res, 400, 'validation_error');

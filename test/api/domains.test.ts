@@ -86,6 +86,7 @@ t.test('create: defaults, every record group, names relative to the zone, values
     ttl: 'Auto',
     status: 'not_started',
     value: 'v=spf1 ip4:192.0.2.10 ip6:2001:db8::10 ~all',
+    last_checked_at: null,
   });
   t.match(recordOf(records, 'SPF', 'MX'), { name: 'send.mail', value: 'mta.mailroom.test', priority: 10 });
   t.match(recordOf(records, 'Tracking'), { name: 'links.mail', value: 'track.mailroom.test' });

@@ -43,7 +43,11 @@ t.test('share a sent email: { object, id, url }; the page shows it without a cre
   });
   const res = await share(s.token, id, {});
   t.equal(res.status, 200);
-  t.same(Object.keys(res.body).sort(), ['id', 'object', 'url']);
+  t.same(Object.keys(res.body).sort(), ['expires_at', 'id', 'object', 'url']);
+  t.ok(
+    Math.abs(new Date(res.body.expires_at).getTime() - (clock.now().getTime() + 48 * HOUR)) < 5_000,
+    'expires_at: the default 48 hours from now',
+  );
   t.equal(res.body.object, 'email');
   t.equal(res.body.id, id);
   t.match(res.body.url, /^http:\/\/127\.0\.0\.1:\d+\/share\/[A-Za-z0-9_-]{43}$/);
@@ -77,7 +81,12 @@ t.test('expiry: default 48 hours, expires_in honoured, expired link is the 404 p
   const s = await sender('expiry');
   const id = await s.send({ text: 'short lived' });
   const defaultLink = (await share(s.token, id)).body.url;
-  const tenMinutes = (await share(s.token, id, { expires_in: '10m' })).body.url;
+  const tenMinutesAnswer = (await share(s.token, id, { expires_in: '10m' })).body;
+  t.ok(
+    Math.abs(new Date(tenMinutesAnswer.expires_at).getTime() - (clock.now().getTime() + 10 * 60_000)) < 5_000,
+    'expires_at names it',
+  );
+  const tenMinutes = tenMinutesAnswer.url;
   const twoHours = (await share(s.token, id, { expires_in: '2 hours' })).body.url;
   const oneDay = (await share(s.token, id, { expires_in: '1 day' })).body.url;
   const now = clock.now().getTime();

@@ -7,7 +7,7 @@ import { TestDnsServer } from '../helpers/dns-server.js';
 import { request, type HttpResponse } from '../helpers/http.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 import { applianceProcessEnv } from '../helpers/process-env.js';
-import { spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
+import { exitSignal, spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
 import type { TestApp } from '../helpers/test-app.js';
 
@@ -36,13 +36,6 @@ async function startApi(crashPoint?: string): Promise<{ url: string; child: Chil
   return { url: await ready, child };
 }
 
-const exited = (child: ChildProcess) =>
-  new Promise<NodeJS.Signals | null>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null
-      ? resolve(child.signalCode)
-      : child.once('exit', (_code, signal) => resolve(signal)),
-  );
-
 const team = await runtime.services.teams.create({ name: 'Crash keys', planCode: 'unlimited' });
 await runtime.services.teams.setTier(team.id, 2);
 const { token } = await runtime.services.apiKeys.create(team.id, { name: 'k', permission: 'full_access' });
@@ -63,7 +56,7 @@ for (const point of ['api.before-commit', 'api.after-commit']) {
     const doomed = await startApi(point);
     const lost: HttpResponse | Error = await send(doomed.url).catch((err: Error) => err);
     t.ok(lost instanceof Error, 'the client lost the answer');
-    t.equal(await exited(doomed.child), 'SIGKILL', 'the process died at the crash point');
+    t.equal(await exitSignal(doomed.child), 'SIGKILL', 'the process died at the crash point');
     const committed = await emailsWithSubject(body.subject);
     t.equal(
       committed.length,

@@ -71,6 +71,9 @@ if (skipped) {
       'the API sees the choices',
     );
 
+    // Back to the page's own address first: it already ends in ?saved=1, so waiting for that URL
+    // after the next save would return at once and the reload would race the form's navigation.
+    await page.goto(url);
     await page.getByLabel('Unsubscribe from all email').check();
     await Promise.all([page.waitForURL(/saved=1/), page.getByRole('button', { name: 'Save preferences' }).click()]);
     await page.reload();

@@ -81,7 +81,7 @@ t.test('without a password: a one-time set-password link valid 24 hours', async 
     'member',
   ]);
   const printed = JSON.parse(stdout);
-  t.match(printed.set_password_url, /^https:\/\/mail\.example\.test\/auth\/password-reset\?token=[A-Za-z0-9_-]+$/);
+  t.match(printed.set_password_url, /^https:\/\/mail\.example\.test\/dashboard\/reset-password\?token=[A-Za-z0-9_-]+$/);
   t.equal(printed.set_password_expires_in_seconds, 86400);
   errorShape(t, await login('new@example.com', 'anything'), 401, 'invalid_api_key');
   const token = new URL(printed.set_password_url).searchParams.get('token');

@@ -17,8 +17,14 @@ export function browserSkipReason(): string | null {
   return null;
 }
 
-/** Headless chromium; --no-sandbox because CI runs as root. */
+/**
+ * Headless chromium with a fresh profile (playwright-core makes a new temporary one per launch);
+ * --no-sandbox because CI runs as root; no background traffic (there is no network here).
+ */
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update'],
+  });
 }

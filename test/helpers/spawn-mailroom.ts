@@ -64,3 +64,11 @@ export function cliEnvFor(
     ...extra,
   };
 }
+
+/** Resolves with the signal the child ended by (null for a normal exit), at once if it already has. */
+export const exitSignal = (child: ChildProcess) =>
+  new Promise<NodeJS.Signals | null>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve(child.signalCode)
+      : child.once('exit', (_code, signal) => resolve(signal)),
+  );

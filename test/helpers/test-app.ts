@@ -52,6 +52,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     MAILROOM_DNS_SERVERS: '127.0.0.1:1',
     MAILROOM_REDIS_KEY_PREFIX: `mailroom-test:${process.pid}:${Math.random().toString(36).slice(2, 8)}:`,
     ...(APP_USES_REDIS ? { MAILROOM_REDIS_URL: TEST_REDIS_URL } : {}),
+    // A dashboard build of the developer's choosing (one that no concurrent `npm run build` replaces).
+    ...(process.env.MAILROOM_DASHBOARD_DIR ? { MAILROOM_DASHBOARD_DIR: process.env.MAILROOM_DASHBOARD_DIR } : {}),
     ...options.env,
   };
   if (options.config) {

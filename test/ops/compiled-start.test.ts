@@ -23,10 +23,12 @@ const run = promisify(execFile);
 const repo = join(import.meta.dirname, '..', '..');
 const COPIED = [
   'package.json',
+  'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
   'bin',
   'scripts',
+  'web',
   ...['lib', 'app', 'core', 'db', 'api', 'mta', 'inbound', 'scheduler', 'cli', 'submission'],
 ];
 
@@ -126,6 +128,8 @@ if (process.env.MAILROOM_TEST_DATABASE_URL) {
     const build = await outcome(run(process.execPath, [join(copy, 'scripts', 'build.js')], { cwd: copy, env }));
     t.equal(build.code, 0, build.stderr);
     t.match(build.stderr, /compiled \d+ sources into dist\//);
+    t.match(build.stderr, /built the dashboard into dist\/web\//, 'and the dashboard');
+    t.ok(readFileSync(join(copy, 'dist', 'web', 'build-stamp.json'), 'utf8').includes('fingerprint'), 'with its stamp');
     t.comment(`build: ${Math.round((Date.now() - started) / 1000)} s`);
   });
 
@@ -147,7 +151,35 @@ if (process.env.MAILROOM_TEST_DATABASE_URL) {
     const { url } = await logLine(child, 'API listening');
     await inbound;
     t.equal(await status(`${url}/ready`), 200, 'GET /ready');
+    t.equal(await status(`${url}/dashboard/`), 200, 'the dashboard is served');
     await stopChild(child);
+  });
+
+  t.test('a dashboard older than web/ is refused in production and rebuilt in a checkout', async (t) => {
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(join(copy, 'web', 'src', 'main.tsx'), future, future);
+    const refused = await mailroom(['--version'], { NODE_ENV: 'production' });
+    t.equal(refused.code, 2, 'production refuses to serve it');
+    t.match(refused.stderr, /the dashboard build in dist\/web is out of date/);
+    t.match(refused.stderr, /run `npm run build`/);
+    const child = spawn(process.execPath, [join(copy, 'bin', 'mailroom.js'), 'api'], {
+      cwd: copy,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    t.teardown(() => stopChild(child));
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const { url } = await logLine(child, 'API listening');
+    t.match(
+      stderr,
+      /dashboard build in dist\/web is out of date: web\/ changed since it was built; rebuilding it/,
+      'a checkout rebuilds it first',
+    );
+    t.equal(await status(`${url}/dashboard/`), 200, 'and serves the new build');
+    await stopChild(child);
+    const fresh = await mailroom(['--version'], { NODE_ENV: 'production' });
+    t.equal(fresh.code, 0, `fresh again: ${fresh.stderr}`);
   });
 
   t.test('npm start stopped by the npm process pid (SIGTERM) stops the appliance', async (t) => {

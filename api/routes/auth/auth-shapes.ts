@@ -12,7 +12,8 @@ export const userShape = z.object({
 
 export const sessionShape = z.object({
   object: z.literal('session'),
-  user: userShape,
+  /** `operator`: the person runs the appliance (the admin API, /admin/...). */
+  user: userShape.extend({ operator: z.boolean() }),
   current_team: z
     .object({
       object: z.literal('team'),
@@ -23,6 +24,8 @@ export const sessionShape = z.object({
       created_at: z.string(),
     })
     .nullable(),
+  /** An operator whose MFA is not on yet: the admin API answers 403 mfa_required until it is. */
+  operator_mfa_required: z.boolean(),
 });
 
 export const logoutResultShape = z.object({ object: z.literal('session'), revoked: z.literal(true) });

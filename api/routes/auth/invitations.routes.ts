@@ -7,14 +7,10 @@ import {
 import { listEnvelope } from '../../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../../route.js';
 import { listSchema, uuidParam } from '../../schemas.js';
-import {
-  serializeInvitation,
-  serializeInvitationPreview,
-  serializeSession,
-} from '../../serializers/account.serializer.js';
+import { serializeInvitation, serializeInvitationPreview } from '../../serializers/account.serializer.js';
 import { readSessionCookie } from '../../session-cookie.js';
 import { invitationPreviewShape, invitationRevokedShape, invitationShape, sessionShape } from './auth-shapes.js';
-import { signedIn } from './session.routes.js';
+import { sessionBody, signedIn } from './session.routes.js';
 
 const tag = 'auth';
 const exampleToken = 'mailed-invitation-token';
@@ -92,7 +88,7 @@ export const invitationRoutes = [
       const session = cookie ? await services.userSessions.resolve(cookie) : undefined;
       const outcome = await services.invitations.accept(body, session);
       if (outcome.kind === 'created') return signedIn(201, outcome.issued, services);
-      return { status: 200, body: serializeSession(outcome.session) };
+      return { status: 200, body: await sessionBody(outcome.session, services) };
     },
   }),
   defineRoute({

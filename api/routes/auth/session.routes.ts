@@ -9,10 +9,15 @@ import { logoutResultShape, mfaChallengeShape, sessionShape } from './auth-shape
 
 const tag = 'auth';
 
-export function signedIn(status: number, issued: IssuedSession, services: Services): RouteResult {
+/** The session's answer, with whether its person is an operator (and still needs MFA). */
+export async function sessionBody(session: SessionCaller, services: Services) {
+  return serializeSession(session, await services.operators.access(session.user.id));
+}
+
+export async function signedIn(status: number, issued: IssuedSession, services: Services): Promise<RouteResult> {
   return {
     status,
-    body: serializeSession(issued.session),
+    body: await sessionBody(issued.session, services),
     headers: { 'set-cookie': sessionCookie(issued.token, services.accountSettings.secureCookies) },
   };
 }
@@ -75,7 +80,7 @@ export const sessionRoutes = [
     permission: 'session',
     scope: null,
     responses: { 200: { description: 'The session', schema: sessionShape } },
-    handler: async ({ session }) => ({ status: 200, body: serializeSession(session) }),
+    handler: async ({ session, services }) => ({ status: 200, body: await sessionBody(session, services) }),
   }),
   defineRoute({
     method: 'POST',

@@ -38,8 +38,8 @@ export const emailShareRoutes = [
     isolation: { param: 'email_id', resource: 'email' },
     responses: {
       200: {
-        description: 'The link',
-        schema: z.object({ object: z.literal('email'), id: z.string(), url: z.string() }),
+        description: 'The link, and when it stops working (expires_at: ours, beside the SDK’s fields)',
+        schema: z.object({ object: z.literal('email'), id: z.string(), url: z.string(), expires_at: z.string() }),
       },
     },
     handler: async ({ params, body, caller, services }) => {
@@ -47,7 +47,10 @@ export const emailShareRoutes = [
         expiresIn: body.expires_in ?? undefined,
         withReceived: readsReceived(caller),
       });
-      return { status: 200, body: { object: 'email', id: share.emailId, url: share.url } };
+      return {
+        status: 200,
+        body: { object: 'email', id: share.emailId, url: share.url, expires_at: share.expiresAt.toISOString() },
+      };
     },
   }),
   defineRoute({

@@ -2,7 +2,13 @@ import type { Knex } from 'knex';
 import { claimRows } from '../../../db/claim.js';
 import { readNullableTimestamp, readTimestamp, rowsPerInsert } from '../../../db/dialect.js';
 import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
-import type { AutomationRun, AutomationRunStep, RunStatus, RunStepStatus } from './automation-run.types.js';
+import {
+  RUN_LIMIT_ERROR_PREFIX,
+  type AutomationRun,
+  type AutomationRunStep,
+  type RunStatus,
+  type RunStepStatus,
+} from './automation-run.types.js';
 
 const RUNS = 'automation_runs';
 const STEPS = 'automation_run_steps';
@@ -94,10 +100,10 @@ export class AutomationRunRepository {
       status: run.status,
       next_step_key: run.nextStepKey,
       wake_at: run.wakeAt,
-      error: null,
+      error: run.error,
       created_at: run.createdAt,
       updated_at: run.updatedAt,
-      ended_at: null,
+      ended_at: run.endedAt,
     }));
     const size = rowsPerInsert(this.knex, 13);
     for (let i = 0; i < rows.length; i += size)
@@ -210,6 +216,21 @@ export class AutomationRunRepository {
       lease_owner: null,
       lease_until: null,
     });
+  }
+
+  /**
+   * Runs of a team created since `since`, less those refused at the monthly run limit (they
+   * never started): what the limit counts and GET /usage reports.
+   */
+  async countStartedSince(teamId: string, since: Date): Promise<number> {
+    const [row] = (await this.knex(RUNS)
+      .where({ team_id: teamId })
+      .where('created_at', '>=', since)
+      .where((q) =>
+        q.whereNot('status', 'failed').orWhereNull('error').orWhere('error', 'not like', `${RUN_LIMIT_ERROR_PREFIX}%`),
+      )
+      .count({ n: '*' })) as Array<{ n: number | string }>;
+    return Number(row?.n ?? 0);
   }
 
   async list(automationId: string, page: PageQuery & { statuses?: RunStatus[] }) {

@@ -54,7 +54,14 @@ export class AutomationRunService {
     const token = () => `${this.owner}:${++this.counter}`;
     const leaseMs = deps.leaseMs ?? 120_000;
     const transitions = new RunTransitions(deps.events);
-    this.enrolment = new RunEnrolment({ knex: deps.knex, clock: deps.clock, events: deps.events, leaseMs, token });
+    this.enrolment = new RunEnrolment({
+      knex: deps.knex,
+      clock: deps.clock,
+      events: deps.events,
+      leaseMs,
+      token,
+      teams: deps.teams,
+    });
     this.engine = new RunEngine({
       knex: deps.knex,
       clock: deps.clock,

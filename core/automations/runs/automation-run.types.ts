@@ -2,6 +2,13 @@
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/**
+ * How the error of a run refused at the plan's monthly run limit begins (run-limit.ts): such a
+ * run is recorded, failed, so the team sees why nothing happened, but it never started and is
+ * not counted against the limit.
+ */
+export const RUN_LIMIT_ERROR_PREFIX = 'Not started: ';
+
 /** 'skipped': a send_email step whose contact had unsubscribed (the run goes on without an email). */
 export type RunStepStatus = 'running' | 'waiting' | 'completed' | 'skipped' | 'failed';
 

@@ -4,11 +4,13 @@ import { newId } from '../../../lib/ids.js';
 import { EventOccurrenceRepository, type StoredOccurrence } from '../../custom-events/event-occurrence.repository.js';
 import type { EventLog } from '../../events/log/event-log.js';
 import type { EventType } from '../../events/log/event.types.js';
+import type { TeamService } from '../../platform/teams/team.service.js';
 import { AutomationRepository } from '../automation.repository.js';
 import type { AutomationVersion } from '../automation.types.js';
 import { AutomationRunRepository } from './automation-run.repository.js';
 import type { AutomationRun } from './automation-run.types.js';
 import { successor } from './graph-walk.js';
+import { RunLimit } from './run-limit.js';
 import { runEventData } from './run-transitions.js';
 
 export type RunEnrolmentDeps = {
@@ -18,6 +20,8 @@ export type RunEnrolmentDeps = {
   leaseMs: number;
   /** A claim token unique to this call. */
   token: () => string;
+  /** Each team's plan (its monthly run limit). */
+  teams: Pick<TeamService, 'get'>;
 };
 
 /** Occurrences claimed per transaction. */
@@ -95,6 +99,11 @@ export class RunEnrolment {
         });
       }
     }
+    // Past the plan's monthly run limit a run is recorded as failed, never started (run-limit.ts).
+    await new RunLimit({ knex, teams: this.deps.teams }).refuseOverLimit(
+      runs.map((r) => r.run),
+      now,
+    );
     let created = 0;
     await knex.transaction(async (trx) => {
       const repository = new AutomationRunRepository(trx);
@@ -105,21 +114,29 @@ export class RunEnrolment {
         fresh.map(({ run, triggerKey }) => ({
           runId: run.id,
           stepKey: triggerKey,
-          status: 'completed' as const,
+          status: run.status === 'failed' ? ('failed' as const) : ('completed' as const),
           startedAt: now,
           endedAt: now,
-          error: null,
+          error: run.error,
           emailId: null,
         })),
       );
       if (fresh.length > 0)
         await this.deps.events.recordMany(
           trx,
-          fresh.map(({ run }) => ({
-            teamId: run.teamId,
-            type: 'automation.run.started' as EventType,
-            data: runEventData(run, 'running'),
-          })),
+          fresh.map(({ run }) =>
+            run.status === 'failed'
+              ? {
+                  teamId: run.teamId,
+                  type: 'automation.run.failed' as EventType,
+                  data: runEventData(run, 'failed', run.error),
+                }
+              : {
+                  teamId: run.teamId,
+                  type: 'automation.run.started' as EventType,
+                  data: runEventData(run, 'running'),
+                },
+          ),
         );
       await new EventOccurrenceRepository(trx).markProcessed(
         occurrences.map((o) => o.id),

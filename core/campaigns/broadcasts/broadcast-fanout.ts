@@ -8,10 +8,10 @@ import type { SegmentService } from '../../audience/segments/segment.service.js'
 import type { TopicService } from '../../audience/topics/topic.service.js';
 import type { Team } from '../../platform/teams/team.types.js';
 import { normalizeEmail } from '../../shared/addresses/email-address.js';
-import { parseMailbox } from '../../shared/addresses/mailbox.js';
 import type { EmailAcceptance } from '../../sending/emails/email-acceptance.js';
 import type { SuppressionService } from '../../sending/suppressions/suppression.service.js';
 import { renderForRecipient } from './broadcast-message.js';
+import { fallbackValues, recipientLinks, unsubscribeMailHost } from './recipient-context.js';
 import { BroadcastRepository } from './broadcast.repository.js';
 import type { Broadcast, Exclusion } from './broadcast.types.js';
 import { RecipientPageRepository, type RecipientRow } from './recipient-page.repository.js';
@@ -99,18 +99,11 @@ export class BroadcastFanOut {
       return 0;
     }
     const narrow = await this.deps.segments.membership(segment);
-    const fallbacks = new Map(
-      [...(await this.deps.properties.byKey(team.id))]
-        .filter(([, p]) => p.fallbackValue !== null)
-        .map(([key, p]) => [key, String(p.fallbackValue)]),
-    );
+    const fallbacks = await fallbackValues(this.deps.properties, team.id);
     const topicDefault = broadcast.topicId
       ? (await this.deps.topics.defaultsOf(team.id)).find((t) => t.id === broadcast!.topicId)?.defaultSubscription
       : undefined;
-    const address = parseMailbox(broadcast.from ?? '')?.address;
-    const mailHost = address
-      ? await this.deps.returnPathHost(team.id, address.slice(address.lastIndexOf('@') + 1))
-      : null;
+    const mailHost = await unsubscribeMailHost(broadcast.from, (name) => this.deps.returnPathHost(team.id, name));
     let created = 0;
     while (Date.now() <= deadline && pagesLeft-- > 0) {
       const current = await this.broadcasts.findForFanOut(id);
@@ -162,13 +155,7 @@ export class BroadcastFanOut {
         contact,
         values.get(contact.id) ?? new Map(),
         fallbacks,
-        {
-          unsubscribeUrl: this.deps.links.unsubscribeUrl(contact.id, broadcast.id),
-          preferencesUrl: this.deps.links.preferencesUrl(contact.id, broadcast.id),
-          unsubscribeMailto: mailHost
-            ? `mailto:${this.deps.links.unsubscribeLocalPart(contact.id, broadcast.id)}@${mailHost}?subject=unsubscribe`
-            : null,
-        },
+        recipientLinks(this.deps.links, contact.id, broadcast.id, mailHost),
         team.postalAddress,
         team.brandKit,
       );

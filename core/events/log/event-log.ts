@@ -3,6 +3,8 @@ import type { Clock } from '../../../lib/clock.js';
 import { readJson, readTimestamp } from '../../../db/dialect.js';
 import { newId } from '../../../lib/ids.js';
 import { purgeByPlanRetention } from '../../platform/retention/plan-retention.js';
+import type { PageQuery } from '../../shared/pagination/list-query.js';
+import { paginateOldestFirst } from '../../shared/pagination/oldest-first.js';
 import type { EventType, LoggedEvent } from './event.types.js';
 
 type EventRow = { id: string; team_id: string; type: string; data: string; created_at: unknown };
@@ -15,8 +17,20 @@ const toEvent = (row: EventRow): LoggedEvent => ({
   createdAt: readTimestamp(row.created_at),
 });
 
-/** Rows per multi-row INSERT of events: 5 columns each, far inside the bound-variable limits. */
+/** Rows per multi-row INSERT of events: 6 columns each, far inside the bound-variable limits. */
 const EVENT_CHUNK = 100;
+
+/**
+ * The sent email an event is about, kept in its own indexed column so an email's timeline is one
+ * index range (GET /emails/{id}/events). email.received names a received email: not one of these.
+ */
+export function emailIdOfEvent(type: string, data: Record<string, unknown>): string | null {
+  if (!type.startsWith('email.') || type === 'email.received') return null;
+  return typeof data.email_id === 'string' ? data.email_id : null;
+}
+
+/** At most this many events per page of an email's timeline (the default is the maximum). */
+export const TIMELINE_PAGE_LIMIT = 100;
 
 /** Work that must commit with every recorded event (the webhook outbox, broadcast results). */
 export type EventFanOut = { enqueueMany(trx: Knex, events: LoggedEvent[]): Promise<void> };
@@ -59,6 +73,7 @@ export class EventLog {
         team_id: teamId,
         type,
         data: JSON.stringify(data),
+        email_id: emailIdOfEvent(type, data),
         created_at: event.createdAt,
       });
       await this.enqueue(t, [event]);
@@ -94,12 +109,29 @@ export class EventLog {
           team_id: event.teamId,
           type: event.type,
           data: JSON.stringify(event.data),
+          email_id: emailIdOfEvent(event.type, event.data),
           created_at: event.createdAt,
         })),
       );
     }
     await this.enqueue(trx, events);
     return events;
+  }
+
+  /**
+   * An event stored for no follower: no webhook fan-out, no automation trigger, no broadcast
+   * result. Only a webhook test event (`POST /webhooks/{id}/test`) is written so: the caller adds
+   * its one delivery, and the row is there for the dispatcher, the delivery log and replay to read.
+   * It names a made-up email (`data.test`), so it is filed under no email.
+   */
+  async storeUnannounced(trx: Knex, event: LoggedEvent): Promise<void> {
+    await trx('events').insert({
+      id: event.id,
+      team_id: event.teamId,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: event.createdAt,
+    });
   }
 
   /** One recorded event by id, for webhook delivery. */
@@ -111,6 +143,24 @@ export class EventLog {
   /** Events are kept for the team plan's retention window, like request logs. */
   async purgeExpired(batch = 1000): Promise<number> {
     return purgeByPlanRetention(this.deps.knex, 'events', this.deps.clock.now(), batch);
+  }
+
+  /**
+   * One sent email's events, oldest first (its timeline), by the (email_id, id) index; the team
+   * is part of the condition so another team's email id finds nothing.
+   */
+  async ofEmail(
+    teamId: string,
+    emailId: string,
+    page: PageQuery,
+  ): Promise<{ events: LoggedEvent[]; hasMore: boolean }> {
+    const { rows, hasMore } = await paginateOldestFirst<EventRow>(
+      this.deps.knex('events').where({ email_id: emailId, team_id: teamId }),
+      page,
+      'id',
+      TIMELINE_PAGE_LIMIT,
+    );
+    return { events: rows.map(toEvent), hasMore };
   }
 
   /** Newest first; for tests and the CLI. */

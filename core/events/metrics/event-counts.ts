@@ -48,8 +48,9 @@ const engagedRecipient = (data: Record<string, unknown>) => recipientsOf(data).m
  */
 export function contributionOf(event: RollupEvent, email: EmailFacts | undefined): Contribution {
   const emailId = emailIdOf(event);
-  // Every email.* event names its email (spec: Events); one that does not is unreadable.
-  if (!emailId) return { counts: {}, once: [] };
+  // Every email.* event names its email (spec: Events); one that does not is unreadable. A
+  // webhook test event (`test: true`, POST /webhooks/{id}/test) names a made-up email: not mail.
+  if (!emailId || event.data.test === true) return { counts: {}, once: [] };
   const recipients = Math.max(1, recipientsOf(event.data).length);
   const attempted = { key: onceKey('attempted', emailId), metric: 'attempted' as const };
   switch (event.type) {

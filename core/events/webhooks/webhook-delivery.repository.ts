@@ -3,7 +3,8 @@ import { claimRows } from '../../../db/claim.js';
 import { readNullableTimestamp, readTimestamp } from '../../../db/dialect.js';
 import type { EventType } from '../log/event.types.js';
 import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
-import type { DeliveryStatus, WebhookAttempt, WebhookDelivery } from './webhook.types.js';
+import { paginateOldestFirst } from '../../shared/pagination/oldest-first.js';
+import type { DeliveryStatus, EmailWebhookDelivery, WebhookAttempt, WebhookDelivery } from './webhook.types.js';
 
 type Row = Record<string, unknown>;
 
@@ -168,5 +169,48 @@ export class WebhookDeliveryRepository {
       await this.knex('webhook_attempts').whereIn('delivery_id', ids).delete();
       await this.knex('webhook_deliveries').whereIn('id', ids).delete();
     }
+  }
+
+  /**
+   * The deliveries of one email's events, oldest first by delivery id: the email's events by the
+   * events (email_id, id) index, their deliveries by webhook_deliveries (event_id), each
+   * delivery's last attempt by webhook_attempts (delivery_id, id). An email has few events, so
+   * the join is small whatever the size of the outbox.
+   */
+  async ofEmail(
+    teamId: string,
+    emailId: string,
+    page: PageQuery,
+    defaultLimit: number,
+  ): Promise<{ deliveries: EmailWebhookDelivery[]; hasMore: boolean }> {
+    const query = this.knex('events')
+      .join('webhook_deliveries', 'webhook_deliveries.event_id', 'events.id')
+      .leftJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+      .where({ 'events.email_id': emailId, 'events.team_id': teamId, 'webhook_deliveries.team_id': teamId })
+      .select('webhook_deliveries.*', 'webhook_endpoints.url as endpoint_url');
+    const { rows, hasMore } = await paginateOldestFirst<Row>(query, page, 'webhook_deliveries.id', defaultLimit);
+    const last = await this.lastAttempts(rows.map((row) => String(row.id)));
+    return {
+      deliveries: rows.map((row) => ({
+        ...toDelivery(row),
+        endpointUrl: (row.endpoint_url as string | null) ?? null,
+        lastStatusCode: last.get(String(row.id))?.statusCode ?? null,
+        lastAttemptAt: last.get(String(row.id))?.createdAt ?? null,
+      })),
+      hasMore,
+    };
+  }
+
+  /** The newest attempt of each delivery (attempt ids are time-ordered). */
+  private async lastAttempts(deliveryIds: string[]): Promise<Map<string, WebhookAttempt>> {
+    if (deliveryIds.length === 0) return new Map();
+    const newest = this.knex('webhook_attempts')
+      .max({ id: 'id' })
+      .whereIn('delivery_id', deliveryIds)
+      .groupBy('delivery_id');
+    const rows = (await this.knex('webhook_attempts')
+      .select('id', 'delivery_id', 'team_id', 'status_code', 'duration_ms', 'created_at')
+      .whereIn('id', newest)) as Row[];
+    return new Map(rows.map((row) => [String(row.delivery_id), toAttempt(row)]));
   }
 }

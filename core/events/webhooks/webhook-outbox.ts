@@ -14,7 +14,7 @@ type Subscriptions = { endpoints: Array<{ id: string; events: EventType[] }> };
 const OUTBOX_CHUNK = 100;
 
 /** A new delivery of `event` to one endpoint: due at once, no attempt yet. */
-const outboxRow = (event: LoggedEvent, endpointId: string): WebhookDelivery => ({
+export const outboxRow = (event: LoggedEvent, endpointId: string): WebhookDelivery => ({
   id: newId(),
   teamId: event.teamId,
   endpointId,

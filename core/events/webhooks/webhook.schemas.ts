@@ -20,6 +20,9 @@ export const updateWebhookSchema = z
   })
   .strict();
 
+/** POST /webhooks/{id}/test: the type is optional (the endpoint's first); which types are allowed is the service's. */
+export const testWebhookSchema = z.object({ type: z.string().min(1).max(64).optional() }).strict();
+
 export const listQuerySchema = withPageRules(z.object({ ...pageQueryShape }).strict());
 
 export type CreateWebhookInput = z.infer<typeof createWebhookSchema>;

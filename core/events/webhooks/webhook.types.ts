@@ -43,6 +43,15 @@ export type WebhookDelivery = {
   updatedAt: Date;
 };
 
+/** A delivery caused by one email's event, with where it went and how its last attempt ended. */
+export type EmailWebhookDelivery = WebhookDelivery & {
+  /** null when the endpoint was deleted since. */
+  endpointUrl: string | null;
+  /** The HTTP status of the most recent attempt; null before any, or when no HTTP answer came. */
+  lastStatusCode: number | null;
+  lastAttemptAt: Date | null;
+};
+
 export type WebhookAttempt = {
   id: string;
   deliveryId: string;

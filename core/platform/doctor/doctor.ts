@@ -1,15 +1,8 @@
 import { recordTargets } from '../../sending/domains/record-targets.js';
 import { DomainRepository } from '../../sending/domains/domain.repository.js';
 import type { Domain } from '../../sending/domains/domain.types.js';
-import {
-  checkDkim,
-  checkDmarc,
-  checkDnsbl,
-  checkPtr,
-  checkReceivingMx,
-  checkSpf,
-  egressAddresses,
-} from './dns-checks.js';
+import { checkDnsbl, checkPtr, egressAddresses } from './dns-checks.js';
+import { checkDomainDns } from './domain-checks.js';
 import { result, type CheckResult, type DoctorDeps } from './doctor.types.js';
 import { checkCertificate, checkClockSkew, checkDurability, checkMasterKey } from './local-checks.js';
 import { checkImplicitTls, checkStarttls } from './submission-checks.js';
@@ -66,17 +59,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<CheckResult[]> {
 
   const targets = recordTargets(config);
   const perDomain = await Promise.all(
-    (domains ?? []).map(async ({ domain, keys }) => {
-      const found: CheckResult[] = [];
-      if (domain.sendingEnabled) {
-        found.push(await checkSpf(lookup, domain, targets));
-        found.push(...(await checkDkim(lookup, domain, keys, targets)));
-        found.push(await checkDmarc(lookup, domain));
-      }
-      const mx = await checkReceivingMx(lookup, domain, targets);
-      if (mx) found.push(mx);
-      return found;
-    }),
+    (domains ?? []).map(({ domain, keys }) => checkDomainDns(lookup, domain, keys, targets)),
   );
   results.push(...perDomain.flat());
   if (domains && domains.length === 0)

@@ -36,6 +36,12 @@ export const result = (check: string, subject: string, status: CheckStatus, deta
   detail,
 });
 
+const NOT_MADE = 'the check could not be made';
+
 /** What a look-up that could not be answered means for a check: it could not be made, which is a failure. */
 export const unanswered = (check: string, subject: string, name: string, error: string): CheckResult =>
-  result(check, subject, 'fail', `could not look up ${name} (${error}): the check could not be made`);
+  result(check, subject, 'fail', `could not look up ${name} (${error}): ${NOT_MADE}`);
+
+/** A failure that is a look-up without an answer (try again later), not a wrong or missing record. */
+export const wasUnanswered = (entry: CheckResult): boolean =>
+  entry.status === 'fail' && entry.detail.endsWith(NOT_MADE);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readJson, readTimestamp, whereContains, writeJson } from '../../../db/dialect.js';
+import { readJson, readTimestamp, whereContains, whereStartsWith, writeJson } from '../../../db/dialect.js';
 import { paginateNewestFirst } from '../../shared/pagination/list-query.js';
 import type { ListLogsQuery } from './request-log.schemas.js';
 import type { RequestLog } from './request-log.types.js';
@@ -96,7 +96,11 @@ export class RequestLogRepository {
 
   async list(teamId: string, filter: ListLogsQuery): Promise<{ logs: RequestLog[]; hasMore: boolean }> {
     const query = this.knex('request_logs').select(LIST_COLUMNS).where({ team_id: teamId });
-    if (filter.status !== undefined) query.where('response_status', filter.status);
+    if (filter.status) query.whereBetween('response_status', [filter.status.from, filter.status.to]);
+    if (filter.method) query.where('method', filter.method);
+    if (filter.path) whereStartsWith(query, 'endpoint', filter.path);
+    // Served by the (api_key_id, id) index: one key's requests, newest first.
+    if (filter.api_key_id) query.where('api_key_id', filter.api_key_id);
     if (filter.source) query.where('source', filter.source);
     if (filter.exclude_source) query.whereNot('source', filter.exclude_source);
     if (filter.user_agent) query.where('user_agent', filter.user_agent);

@@ -22,6 +22,8 @@ export type RequestRecord = {
   requestBody: unknown;
   responseBody: unknown;
   emailId: string | null;
+  /** Made by a signed-in person from the dashboard (a cookie session): `source` is `dashboard`. */
+  viaDashboard?: boolean;
 };
 
 const insertLogs = (trx: Knex, logs: RequestLog[]) => new RequestLogRepository(trx).insertMany(logs);
@@ -95,7 +97,7 @@ function toLog(request: RequestRecord): RequestLog {
     method: request.method,
     responseStatus: request.responseStatus,
     userAgent: request.userAgent ?? null,
-    source: sourceOf(request.userAgent),
+    source: sourceOf(request.userAgent, request.viaDashboard),
     requestId: request.requestId,
     latencyMs: request.latencyMs,
     requestBody: redactRequestBody(request.requestBody),

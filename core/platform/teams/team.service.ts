@@ -120,6 +120,16 @@ export class TeamService {
     return this.get(teamId);
   }
 
+  /**
+   * The payment provider's subscription moved the team to `planCode`: written in the caller's
+   * transaction (the one that records the provider's state), so the plan and its quotas never
+   * disagree with the subscription stored beside them.
+   */
+  async setPlanWithin(trx: Knex, teamId: string, planCode: string): Promise<void> {
+    if (!findPlan(planCode)) throw new ValidationError(`unknown plan ${planCode}`);
+    await new TeamRepository(trx).update(teamId, { planCode }, this.deps.clock.now());
+  }
+
   async setRiskState(teamId: string, riskState: string): Promise<Team> {
     if (!(RISK_STATES as readonly string[]).includes(riskState))
       throw new ValidationError(`risk state must be one of ${RISK_STATES.join(', ')}`);

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { readNullableTimestamp, readTimestamp } from '../../../db/dialect.js';
 
-/** One attempt as the operator reads it (`mailroom queue show`). */
+/** One attempt as the operator reads it (`mailroom queue show`), and the team (GET /emails/{id}/deliveries). */
 export type AttemptView = {
+  id?: string;
   at: Date;
   outcome: string;
   egressIp: string | null;
@@ -40,6 +41,52 @@ export class QueueInspection {
       durationMs: Number(row.duration_ms),
       ...(withTranscripts ? { transcript: (row.transcript as string | null) ?? null } : {}),
     }));
+  }
+
+  /**
+   * The attempts of several deliveries (one email's) in one read, oldest first per delivery, the
+   * `perDelivery` most recent of each kept: a delivery retried for days has dozens, and each
+   * transcript may be transcriptMaxBytes long. Transcripts are read in a second query for the
+   * kept attempts only.
+   */
+  async attemptsOfDeliveries(
+    deliveryIds: string[],
+    options: { transcripts: boolean; perDelivery: number },
+  ): Promise<Map<string, AttemptView[]>> {
+    const byDelivery = new Map<string, AttemptView[]>();
+    if (deliveryIds.length === 0) return byDelivery;
+    const rows = (await this.knex('delivery_attempts')
+      .select('id', 'delivery_id', 'created_at', 'outcome', 'egress_ip', 'mx_host', 'reply', 'duration_ms')
+      .whereIn('delivery_id', deliveryIds)
+      .orderBy('id')) as Array<Record<string, unknown>>;
+    for (const row of rows) {
+      const list = byDelivery.get(String(row.delivery_id)) ?? [];
+      list.push({
+        id: String(row.id),
+        at: readTimestamp(row.created_at),
+        outcome: String(row.outcome),
+        egressIp: (row.egress_ip as string | null) ?? null,
+        mxHost: (row.mx_host as string | null) ?? null,
+        reply: (row.reply as string | null) ?? null,
+        durationMs: Number(row.duration_ms),
+      });
+      if (list.length > options.perDelivery) list.shift();
+      byDelivery.set(String(row.delivery_id), list);
+    }
+    if (options.transcripts) await this.addTranscripts([...byDelivery.values()].flat());
+    return byDelivery;
+  }
+
+  private async addTranscripts(attempts: AttemptView[]): Promise<void> {
+    const byId = new Map(attempts.map((attempt) => [attempt.id!, attempt]));
+    for (const attempt of attempts) attempt.transcript = null;
+    const ids = [...byId.keys()];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = (await this.knex('delivery_attempts')
+        .select('id', 'transcript')
+        .whereIn('id', ids.slice(i, i + 500))) as Array<{ id: string; transcript: string | null }>;
+      for (const row of rows) byId.get(row.id)!.transcript = row.transcript ?? null;
+    }
   }
 
   /** Rests and disables in force now, with their reason (EgressBlockRepository.list leaves it out). */

@@ -21,6 +21,17 @@ export function publicDomainItem(domain: Domain) {
   };
 }
 
+/**
+ * When the record was last looked up: every verification round checks every record and stores
+ * its status, so it is the domain's last round for a record with a stored status; null for one
+ * not checked yet (a new domain, a DKIM key rotated in since the last round).
+ */
+function lastCheckedAt(domain: Domain, recordId: string): string | null {
+  return domain.lastCheckedAt && domain.recordStatuses[recordId] !== undefined
+    ? domain.lastCheckedAt.toISOString()
+    : null;
+}
+
 export function publicDomain({ domain, records }: DomainView) {
   return {
     ...publicDomainItem(domain),
@@ -36,6 +47,7 @@ export function publicDomain({ domain, records }: DomainView) {
       status: record.status,
       value: record.value,
       ...(record.priority !== undefined ? { priority: record.priority } : {}),
+      last_checked_at: lastCheckedAt(domain, record.id),
     })),
   };
 }

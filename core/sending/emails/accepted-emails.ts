@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventLog } from '../../events/log/event-log.js';
+import { usagePeriod, type UsageLedger } from '../../platform/usage/usage-ledger.js';
+import type { UsageEntry } from '../../platform/usage/usage.types.js';
 import type { SuppressionService } from '../suppressions/suppression.service.js';
 import { emailEventData } from './email-event-data.js';
 import { EmailRepository } from './email.repository.js';
@@ -16,7 +18,11 @@ export type AcceptedEmails = { emails: Email[]; recipients: string[][]; attachme
  * group one statement instead of one per few requests, and no suppression committed before the
  * group can be missed.
  */
-export function acceptedEmailsWriter(deps: { suppressions: SuppressionService; events: EventLog }) {
+export function acceptedEmailsWriter(deps: {
+  suppressions: SuppressionService;
+  events: EventLog;
+  usage: Pick<UsageLedger, 'record'>;
+}) {
   return async (trx: Knex, groups: AcceptedEmails[]): Promise<void> => {
     const emails = groups.flatMap((g) => g.emails);
     const recipients = groups.flatMap((g) => g.recipients);
@@ -29,6 +35,9 @@ export function acceptedEmailsWriter(deps: { suppressions: SuppressionService; e
     const repository = new EmailRepository(trx);
     await repository.insertAttachments(groups.flatMap((g) => g.attachmentRows));
     await repository.insertMany(emails);
+    // The usage ledger counts exactly the rows just written (suppressed ones too, as the quotas
+    // do), in their transaction: one multi-row INSERT for the whole group.
+    await deps.usage.record(trx, groups.flatMap(usageEntries));
     for (const email of emails) {
       for (const recipient of email.suppressedRecipients) {
         await deps.events.record(
@@ -61,4 +70,32 @@ function settleSuppression(email: Email, suppressed: string[], recipients: strin
   email.suppressedRecipients = suppressed;
   const allSuppressed = suppressed.length === new Set(recipients.map((r) => r.toLowerCase())).size;
   email.lastEvent = allSuppressed ? 'suppressed' : email.scheduledAt ? 'scheduled' : 'queued';
+}
+
+/**
+ * One ledger record per team, meter and month of a unit's accepted emails (a single send, a
+ * batch, a broadcast page): transactional emails are those without a broadcast, as the quotas
+ * count them (EmailRepository.countSince). `at` is the earliest email's created_at, so the
+ * record falls in the same month as the rows it counts; `source_id` names the broadcast, or the
+ * unit's first email.
+ */
+export function usageEntries(group: AcceptedEmails): UsageEntry[] {
+  const entries = new Map<string, UsageEntry>();
+  for (const email of group.emails) {
+    const category = email.broadcastId === null ? 'transactional_emails' : 'marketing_emails';
+    const key = `${email.teamId}|${category}|${usagePeriod(email.createdAt)}`;
+    const entry = entries.get(key);
+    if (entry) {
+      entry.quantity += 1;
+      if (email.createdAt < entry.at) entry.at = email.createdAt;
+    } else
+      entries.set(key, {
+        teamId: email.teamId,
+        category,
+        quantity: 1,
+        at: email.createdAt,
+        sourceId: email.broadcastId ?? email.id,
+      });
+  }
+  return [...entries.values()];
 }

@@ -16,6 +16,7 @@ import type { EventLog } from '../../events/log/event-log.js';
 import type { Caller } from '../../platform/auth/caller.js';
 import type { ApiKey } from '../../platform/api-keys/api-key.types.js';
 import type { TeamService } from '../../platform/teams/team.service.js';
+import type { UsageLedger } from '../../platform/usage/usage-ledger.js';
 import type { Team } from '../../platform/teams/team.types.js';
 import { parseMailbox, type Mailbox } from '../../shared/addresses/mailbox.js';
 import { scheduledAtWithinLimits } from '../../shared/scheduling/schedule-phrase.js';
@@ -62,6 +63,8 @@ export type EmailAcceptanceDeps = {
   simulatorDomain: string;
   /** Fetches an attachment given by URL (https, public addresses only, bounded). */
   fetchAttachment: (url: string) => Promise<SafeFetchResult>;
+  /** The usage ledger: accepted emails are recorded with their rows (accepted-emails.ts). */
+  usage: Pick<UsageLedger, 'record'>;
   /** Open and click tracking of the HTML part, for domains with either on. */
   instrumentHtml?: (html: string, emailId: string, domain: Domain) => string;
 };

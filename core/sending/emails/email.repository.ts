@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import { readJson, readNullableTimestamp, readTimestamp, writeJson } from '../../../db/dialect.js';
+import { readJson, readNullableTimestamp, readTimestamp, tableUsingIndex, writeJson } from '../../../db/dialect.js';
 import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
 import type { Email, EmailAttachment, EmailLastEvent } from './email.types.js';
+import { applyEmailListFilter, emailListIndex, type EmailListFilter } from './email-list-filter.js';
 
 type Row = Record<string, unknown>;
 
@@ -176,8 +177,11 @@ export class EmailRepository {
     return row ? toEmail(row) : undefined;
   }
 
-  async list(teamId: string, page: PageQuery): Promise<{ emails: Email[]; hasMore: boolean }> {
-    const { rows, hasMore } = await paginateNewestFirst<Row>(this.knex('emails').where({ team_id: teamId }), page);
+  /** A page of the team's emails, newest first, with the dashboard's filters (see email-list-filter.ts). */
+  async list(teamId: string, page: PageQuery & EmailListFilter): Promise<{ emails: Email[]; hasMore: boolean }> {
+    const emails = tableUsingIndex(this.knex, 'emails', emailListIndex(page));
+    const query = applyEmailListFilter(emails.where({ team_id: teamId }), page);
+    const { rows, hasMore } = await paginateNewestFirst<Row>(query, page);
     return { emails: rows.map(toEmail), hasMore };
   }
 

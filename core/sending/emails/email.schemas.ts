@@ -6,6 +6,7 @@ import { parseMailbox } from '../../shared/addresses/mailbox.js';
 import { pageQueryShape, withPageRules } from '../../shared/pagination/list-query.js';
 import { MAX_FILENAME_CHARS, MIME_TYPE } from './attachment-rules.js';
 import { headerNameProblem, headersSizeProblem, headerValueProblem } from './header-rules.js';
+import { createdRangeRule, emailListFilterShape } from './email-list-filter.js';
 
 const mailbox = z
   .string()
@@ -99,6 +100,9 @@ export const batchBodySchema = z
 
 export const rescheduleSchema = z.object({ scheduled_at: z.string().min(1) }).strict();
 
-export const listEmailsQuerySchema = withPageRules(z.object({ ...pageQueryShape }).strict());
+/** GET /emails: the SDK's page parameters and the dashboard's filters (email-list-filter.ts). */
+export const listEmailsQuerySchema = withPageRules(
+  z.object({ ...pageQueryShape, ...emailListFilterShape }).strict(),
+).superRefine(createdRangeRule);
 
 export type SendEmailInput = z.infer<typeof sendEmailSchema>;

@@ -8,6 +8,7 @@ import type { PageQuery } from '../../shared/pagination/list-query.js';
 import { purgeByPlanRetention } from '../../platform/retention/plan-retention.js';
 import { scheduledAtWithinLimits } from '../../shared/scheduling/schedule-phrase.js';
 import { EmailRepository } from './email.repository.js';
+import type { EmailListFilter } from './email-list-filter.js';
 import type { Email, EmailAttachment, EmailBodies } from './email.types.js';
 import { decodeRecord, mimeOfRecord } from './spool-record.js';
 import { emailEventData } from './email-event-data.js';
@@ -75,14 +76,20 @@ export class EmailService {
     return dispatched;
   }
 
-  async get(teamId: string, id: string): Promise<{ email: Email; bodies: EmailBodies }> {
+  /** The team's email without its bodies (no spool read): 404 for another team's or an unknown id. */
+  async find(teamId: string, id: string): Promise<Email> {
     const email = isUuid(id) ? await this.repository.findInTeam(teamId, id.toLowerCase()) : undefined;
     if (!email) throw new NotFoundError('Email not found');
+    return email;
+  }
+
+  async get(teamId: string, id: string): Promise<{ email: Email; bodies: EmailBodies }> {
+    const email = await this.find(teamId, id);
     const record = await this.deps.spool.read(email.spool);
     return { email, bodies: record ? decodeRecord(record).bodies : { html: null, text: null } };
   }
 
-  async list(teamId: string, page: PageQuery) {
+  async list(teamId: string, page: PageQuery & EmailListFilter) {
     return this.repository.list(teamId, page);
   }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readTimestamp, whereContains } from '../../../db/dialect.js';
+import { readTimestamp, whereContains, whereStartsWith } from '../../../db/dialect.js';
 import { paginateNewestFirst } from '../../shared/pagination/list-query.js';
 import { normalizeEmail } from '../../shared/addresses/email-address.js';
 import type { ListSuppressionsQuery } from './suppression.schemas.js';
@@ -84,6 +84,9 @@ export class SuppressionRepository {
     const query = this.knex('suppressions').where({ team_id: teamId });
     if (filter.origin) query.where('origin', filter.origin);
     if (filter.search) whereContains(query, ['email_normalized'], filter.search);
+    // On the (team_id, email_normalized) unique index: an equality, and a range for the prefix.
+    if (filter.email) query.where('email_normalized', normalizeEmail(filter.email));
+    if (filter.q) whereStartsWith(query, 'email_normalized', filter.q, { lowerCased: true });
     if (filter.start_date) query.where('created_at', '>=', filter.start_date);
     if (filter.end_date) query.where('created_at', '<=', filter.end_date);
     const { rows, hasMore } = await paginateNewestFirst<Row>(query, filter);

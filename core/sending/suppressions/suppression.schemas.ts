@@ -36,6 +36,12 @@ export const listSuppressionsQuerySchema = withPageRules(
       ...pageQueryShape,
       origin: z.enum(SUPPRESSION_ORIGINS).optional(),
       search: searchParam(200).optional(),
+      // One address, exactly (case-insensitive, as suppressions match): "is this address suppressed?"
+      email: address.optional(),
+      // The start of an address, as a person types it into a search box.
+      q: searchParam(320)
+        .transform((value) => value.trim())
+        .optional(),
       start_date: dateOrInstantParam('start').optional(),
       end_date: dateOrInstantParam('end').optional(),
     })

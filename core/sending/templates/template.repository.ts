@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import { readJson, readNullableTimestamp, readTimestamp, whereContains, writeJson } from '../../../db/dialect.js';
-import type { ListTemplatesQuery } from './template.schemas.js';
-import type { BrandOverrides, Template, TemplateVariable, TemplateVersion } from './template.types.js';
+import type { ListTemplatesQuery, ListTemplateVersionsQuery } from './template.schemas.js';
+import type {
+  BrandOverrides,
+  Template,
+  TemplateVariable,
+  TemplateVersion,
+  TemplateVersionSummary,
+} from './template.types.js';
 
 type Row = Record<string, unknown>;
 
@@ -19,18 +25,33 @@ const toTemplate = (row: Row): Template => ({
   publishedAt: readNullableTimestamp(row.published_at),
 });
 
-const toVersion = (row: Row): TemplateVersion => ({
+const SUMMARY_COLUMNS = [
+  'id',
+  'template_id',
+  'version',
+  'from_address',
+  'subject',
+  'reply_to',
+  'created_at',
+  'updated_at',
+];
+
+const toSummary = (row: Row): TemplateVersionSummary => ({
   id: String(row.id),
   templateId: String(row.template_id),
   version: Number(row.version),
   from: (row.from_address as string | null) ?? null,
   subject: (row.subject as string | null) ?? null,
   replyTo: readJson<string[] | null>(row.reply_to, null),
+  createdAt: readTimestamp(row.created_at),
+  updatedAt: readTimestamp(row.updated_at),
+});
+
+const toVersion = (row: Row): TemplateVersion => ({
+  ...toSummary(row),
   html: String(row.html),
   text: (row.text as string | null) ?? null,
   variables: readJson<TemplateVariable[]>(row.variables, []),
-  createdAt: readTimestamp(row.created_at),
-  updatedAt: readTimestamp(row.updated_at),
 });
 
 const versionRow = (v: TemplateVersion): Row => ({
@@ -112,6 +133,36 @@ export class TemplateRepository {
   async version(id: string): Promise<TemplateVersion | undefined> {
     const row = (await this.knex('template_versions').where({ id }).first()) as Row | undefined;
     return row ? toVersion(row) : undefined;
+  }
+
+  /** A version of this template only: another template's version id is undefined, as an unknown one. */
+  async versionOf(templateId: string, id: string): Promise<TemplateVersion | undefined> {
+    const row = (await this.knex('template_versions').where({ id, template_id: templateId }).first()) as
+      Row | undefined;
+    return row ? toVersion(row) : undefined;
+  }
+
+  /**
+   * Newest version first, keyset on (template_id, version), the unique index: cursors are version
+   * ids of this template, resolved to their number (undefined for a cursor that is not one).
+   */
+  async listVersions(
+    templateId: string,
+    page: ListTemplateVersionsQuery,
+  ): Promise<{ versions: TemplateVersionSummary[]; hasMore: boolean } | undefined> {
+    const limit = page.limit ?? 20;
+    const query = this.knex('template_versions').where({ template_id: templateId }).select(SUMMARY_COLUMNS);
+    const cursorId = page.after ?? page.before;
+    if (cursorId) {
+      const cursor = (await this.knex('template_versions')
+        .where({ template_id: templateId, id: cursorId })
+        .first('version')) as Row | undefined;
+      if (!cursor) return undefined;
+      query.where('version', page.after ? '<' : '>', Number(cursor.version));
+    }
+    const rows = (await query.orderBy('version', page.before ? 'asc' : 'desc').limit(limit + 1)) as Row[];
+    const slice = rows.slice(0, limit);
+    return { versions: (page.before ? slice.reverse() : slice).map(toSummary), hasMore: rows.length > limit };
   }
 
   async insertVersion(version: TemplateVersion): Promise<void> {

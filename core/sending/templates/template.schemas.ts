@@ -119,6 +119,10 @@ export const listTemplatesQuerySchema = withPageRules(
     .strict(),
 );
 
+/** GET /templates/:id/versions: only the page parameters; the cursors are version ids. */
+export const listTemplateVersionsQuerySchema = withPageRules(z.object({ ...pageQueryShape }).strict());
+
 export type CreateTemplateInput = z.infer<typeof createTemplateSchema>;
 export type UpdateTemplateInput = z.infer<typeof updateTemplateSchema>;
 export type ListTemplatesQuery = z.infer<typeof listTemplatesQuerySchema>;
+export type ListTemplateVersionsQuery = z.infer<typeof listTemplateVersionsQuerySchema>;

@@ -12,8 +12,19 @@ import { EMPTY_BRAND_KIT, type BrandKit } from '../../platform/teams/team.types.
 import { placeholderRefusal } from './placeholders.js';
 import { findStarter } from './starters.js';
 import { TemplateRepository } from './template.repository.js';
-import type { CreateTemplateInput, ListTemplatesQuery, UpdateTemplateInput } from './template.schemas.js';
-import type { BrandOverrides, Template, TemplateVersion, VersionContent } from './template.types.js';
+import type {
+  CreateTemplateInput,
+  ListTemplatesQuery,
+  ListTemplateVersionsQuery,
+  UpdateTemplateInput,
+} from './template.schemas.js';
+import type {
+  BrandOverrides,
+  Template,
+  TemplateVersion,
+  TemplateVersionSummary,
+  VersionContent,
+} from './template.types.js';
 
 export type TemplateView = { template: Template; current: TemplateVersion };
 
@@ -109,6 +120,33 @@ export class TemplateService {
         errors: [{ path: query.after ? 'after' : 'before', message: 'unknown template id' }],
       });
     return page;
+  }
+
+  /** The template's versions, newest first, without their content (GET …/versions/:id has it). */
+  async versions(
+    teamId: string,
+    idOrAlias: string,
+    query: ListTemplateVersionsQuery,
+  ): Promise<{ template: Template; versions: TemplateVersionSummary[]; hasMore: boolean }> {
+    const { template } = await this.get(teamId, idOrAlias);
+    const page = await this.repository.listVersions(template.id, query);
+    if (!page)
+      throw new InvalidParameterError('The cursor is not a version of this template', {
+        errors: [{ path: query.after ? 'after' : 'before', message: 'unknown version id' }],
+      });
+    return { template, ...page };
+  }
+
+  /** One version with its content; a version of another template is 404, as an unknown one. */
+  async version(
+    teamId: string,
+    idOrAlias: string,
+    versionId: string,
+  ): Promise<{ template: Template; version: TemplateVersion }> {
+    const { template } = await this.get(teamId, idOrAlias);
+    const version = await this.repository.versionOf(template.id, versionId);
+    if (!version) throw new NotFoundError('Template version not found');
+    return { template, version };
   }
 
   async update(teamId: string, idOrAlias: string, input: UpdateTemplateInput): Promise<Template> {

@@ -21,6 +21,9 @@ export type TemplateVersion = {
   updatedAt: Date;
 };
 
+/** A version as listed: without html, text and variables (each can be megabytes). */
+export type TemplateVersionSummary = Omit<TemplateVersion, 'html' | 'text' | 'variables'>;
+
 export type Template = {
   id: string;
   teamId: string;

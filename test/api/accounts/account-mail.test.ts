@@ -36,7 +36,7 @@ t.test('signup sends the verification link from the configured address; the link
   t.equal(row.from_address, 'accounts@ops.test');
   t.equal(row.api_key_id, null, 'sent without an API key');
   t.equal(row.subject, 'Confirm your e-mail address');
-  t.match(bodies.text, new RegExp(`${app.url}/auth/verify-email\\?token=`));
+  t.match(bodies.text, new RegExp(`${app.url}/dashboard/verify-email\\?token=`));
   t.match(bodies.html, /<a href="http/);
   t.ok(token);
   const verified = await asBrowser(app, '/auth/verify-email', null, { method: 'POST', body: { token } });

@@ -82,7 +82,7 @@ t.test('an owner invites: 201 with the invitation, the token only in the mail', 
   t.ok(Date.parse(response.body.created_at) >= before - 1000);
   const link = api.mail.links.filter((l) => l.kind === 'invitation').at(-1)!;
   t.equal(link.to, 'nina@example.com');
-  t.match(link.link, new RegExp(`^${app.url}/invitations/accept\\?token=`));
+  t.match(link.link, new RegExp(`^${app.url}/dashboard/invitations/accept\\?token=`));
   t.notOk(response.text.includes(link.token), 'the token is not in the answer');
   const [stored] = await app.runtime.db.knex('team_invitations').where({ id: response.body.id });
   t.not(stored.token_hash, link.token, 'stored hashed');

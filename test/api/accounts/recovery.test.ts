@@ -20,7 +20,7 @@ const later = (ms: number) => clock.advanceTo(clock.now().getTime() + ms);
 t.test('signup logs a verification link; the token verifies once', async (t) => {
   const { cookie, user } = await signup(app, 'dana@example.com');
   const entry = mail.links.find((l) => l.to === 'dana@example.com')!;
-  t.match(entry.link, new RegExp(`^${app.url}/auth/verify-email\\?token=`), 'a link on the public URL');
+  t.match(entry.link, new RegExp(`^${app.url}/dashboard/verify-email\\?token=`), 'a link on the public URL');
   const verified = await post('/auth/verify-email', { token: entry.token });
   t.equal(verified.status, 200);
   t.match(verified.body, { object: 'user', id: user.id, email_verified_at: String });
@@ -71,7 +71,7 @@ t.test('password-reset request: the same answer for known and unknown addresses'
     [['password_reset', 'fay@example.com']],
     'a link only for the real account',
   );
-  t.match(mail.links.at(-1)!.link, new RegExp(`^${app.url}/auth/password-reset\\?token=`));
+  t.match(mail.links.at(-1)!.link, new RegExp(`^${app.url}/dashboard/reset-password\\?token=`));
   errorShape(t, await post('/auth/password-reset/request', { email: 'no' }), 400, 'validation_error');
 });
 

@@ -15,7 +15,18 @@ t.test('signup answers 201 Session with a session cookie and a team owned by the
     current_team: { object: 'team', id: String, name: "Ann's team", slug: String, risk_state: 'normal' },
   });
   t.same(Object.keys(response.body.current_team).sort(), ['created_at', 'id', 'name', 'object', 'risk_state', 'slug']);
-  t.same(Object.keys(response.body.user).sort(), ['created_at', 'email', 'email_verified_at', 'id', 'name', 'object']);
+  // `operator`: issue 35's operator console (false for everyone but the appliance's operators).
+  t.same(Object.keys(response.body.user).sort(), [
+    'created_at',
+    'email',
+    'email_verified_at',
+    'id',
+    'name',
+    'object',
+    'operator',
+  ]);
+  t.equal(response.body.user.operator, false);
+  t.equal(response.body.operator_mfa_required, false);
   const setCookie = response.headers.get('set-cookie')!;
   t.match(setCookie, /^mailroom_session=[A-Za-z0-9_-]{43}; /);
   t.match(setCookie, /; Max-Age=2592000(;|$)/, '30 days');
