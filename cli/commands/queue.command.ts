@@ -158,6 +158,7 @@ export function registerQueueCommands(program: Command): void {
       );
     });
   }
+  registerDestinationHoldCommands(queue);
   withFilterOptions(
     queue
       .command('purge')
@@ -167,5 +168,56 @@ export function registerQueueCommands(program: Command): void {
     .action((o: FilterOptions & { yes?: boolean }) => {
       const filter = parseQueueFilter(o);
       return withRuntime((runtime) => purge(runtime, filter, Boolean(o.yes)));
+    });
+}
+
+/** A recipient domain from the command line, checked as the admin API checks it. */
+function domainArgument(value: string): string {
+  if (!isDomainName(value)) throw new ValidationError(`"${value}" is not a recipient domain name such as example.com`);
+  return value.toLowerCase();
+}
+
+const holdView = (hold: { domain: string; reason: string | null; heldBy: string | null; createdAt: Date }) => ({
+  domain: hold.domain,
+  reason: hold.reason,
+  held_by: hold.heldBy,
+  since: hold.createdAt.toISOString(),
+});
+
+/** Standing holds on a destination (the console's "Destination holds"; /admin/queue/holds). */
+function registerDestinationHoldCommands(queue: Command): void {
+  queue
+    .command('holds')
+    .description('recipient domains on hold (their mail, old and new, waits until released)')
+    .action(() =>
+      withRuntime(async ({ services }) => printJson((await services.deliveries.destinationHolds()).map(holdView))),
+    );
+  queue
+    .command('hold-domain <domain>')
+    .description(
+      'hold a recipient domain: what waits for it and what is accepted later stays held until release-domain',
+    )
+    .option('--reason <text>', 'why (shown with the hold)')
+    .action((domain: string, o: { reason?: string }) => {
+      const name = domainArgument(domain);
+      return withRuntime(async ({ services }) => {
+        const { created, held } = await services.deliveries.holdDestination({
+          domain: name,
+          reason: o.reason?.trim() || null,
+          heldBy: 'mailroom queue hold-domain',
+        });
+        printJson({ action: 'hold-domain', domain: name, already_held: !created, held });
+      });
+    });
+  queue
+    .command('release-domain <domain>')
+    .description("end a domain's hold: its held mail is due now")
+    .action((domain: string) => {
+      const name = domainArgument(domain);
+      return withRuntime(async ({ services }) => {
+        const { removed, released } = await services.deliveries.releaseDestination(name);
+        if (!removed) throw new ValidationError(`no hold on ${name} (mailroom queue holds lists them)`);
+        printJson({ action: 'release-domain', domain: name, released });
+      });
     });
 }

@@ -81,6 +81,7 @@ import { createAiDiagnoses } from './20261128-0100-create-ai-diagnoses.js';
 import { backfillUsageRecords } from './20261128-0105-backfill-usage-records.js';
 import { addAutomationRunsTeamCreatedIndex } from './20261128-0106-add-automation-runs-team-created-index.js';
 import { addUsersOperator } from './20261128-0110-add-users-operator.js';
+import { createDestinationHolds } from './20261128-0115-create-destination-holds.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -166,4 +167,5 @@ export const migrations: Migration[] = [
   backfillUsageRecords,
   addAutomationRunsTeamCreatedIndex,
   addUsersOperator,
+  createDestinationHolds,
 ];

@@ -135,6 +135,40 @@ if (skipped) {
     await assertAccessible(t, page, 'queue page with a transcript');
   });
 
+  t.test('a standing hold on a destination: new mail accumulates held, released and delivered', async (t) => {
+    // The worker from the test above is running: without the hold this mail would go at once.
+    fx.dns.add(
+      { type: 'MX', name: 'later.test', exchange: 'mx.later.test', priority: 10 },
+      { type: 'A', name: 'mx.later.test', address: '127.0.0.10' },
+    );
+    const toLater = () => sink!.messages.filter((m) => m.to.some((to) => to.endsWith('@later.test')));
+    await page.goto('/dashboard/admin/queue');
+    const holds = page.getByRole('region', { name: 'Destination holds' });
+    await holds.getByText('No destination is on hold').waitFor(WAIT);
+    const form = page.getByRole('form', { name: 'Hold a destination' });
+    await form.getByLabel('Domain to hold').fill('later.test');
+    await form.getByLabel('Reason (optional)').fill('Their postmaster asked us to pause');
+    await form.getByRole('button', { name: 'Hold domain' }).click();
+    await holds
+      .getByRole('row')
+      .filter({ hasText: 'later.test' })
+      .filter({ hasText: 'Their postmaster' })
+      .waitFor(WAIT);
+
+    const ids = [await send('a@later.test'), await send('b@later.test'), await send('c@later.test')];
+    await rowOf('By destination domain', 'later.test', /3 held/).waitFor(WAIT);
+    t.equal(toLater().length, 0, 'nothing reached the held destination');
+    await shot(page, 'console-queue-destination-held');
+    await assertAccessible(t, page, 'queue page with a destination hold');
+
+    await holds.getByRole('button', { name: 'Release later.test' }).click();
+    await holds.getByText('No destination is on hold').waitFor(WAIT);
+    await fx.waitFor(async () => toLater().length >= 3, 'three messages at the sink after the release');
+    for (const id of ids) await fx.waitForEvents(id, ['email.delivered']);
+    t.equal(toLater().length, 3, 'the held mail was delivered once released');
+    await rowOf('By destination domain', 'later.test', /./).waitFor({ state: 'detached', ...WAIT });
+  });
+
   t.test(
     'teams: marketing pause, suspend a team (its key refused) and resume, plan and tier, create a team',
     async (t) => {

@@ -244,3 +244,28 @@ t.test('ip list, disable and enable round trip; unknown addresses are refused', 
   }
   t.equal((await runtime.db.knex('egress_blocks').where({ egress_ip: '10.9.9.9' })).length, 0);
 });
+
+t.test('hold-domain, holds, release-domain: a standing hold on a destination', async (t) => {
+  const later = await insertEmail(runtime, team.teamId, ['d@three.test']);
+  await insertDeliveries(runtime, later);
+  const held = await mailroom('queue', 'hold-domain', 'THREE.test', '--reason', 'asked to pause');
+  t.equal(held.code, 0, held.stderr);
+  t.same(held.json, { action: 'hold-domain', domain: 'three.test', already_held: false, held: 1 });
+  t.same(await stateOf(later.id), ['held']);
+  t.match((await mailroom('queue', 'holds')).json, [
+    { domain: 'three.test', reason: 'asked to pause', held_by: 'mailroom queue hold-domain' },
+  ]);
+  t.match((await mailroom('queue', 'hold-domain', 'three.test')).json, { already_held: true, held: 0 });
+
+  const released = await mailroom('queue', 'release-domain', 'three.test');
+  t.same(released.json, { action: 'release-domain', domain: 'three.test', released: 1 });
+  t.same(await stateOf(later.id), ['queued']);
+  t.same((await mailroom('queue', 'holds')).json, []);
+
+  const notHeld = await mailroom('queue', 'release-domain', 'three.test');
+  t.equal(notHeld.code, 1);
+  t.match(notHeld.stderr, /no hold on three\.test/);
+  const bad = await mailroom('queue', 'hold-domain', 'not a domain');
+  t.equal(bad.code, 1);
+  t.match(bad.stderr, /not a recipient domain name/);
+});

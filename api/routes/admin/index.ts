@@ -1,3 +1,4 @@
+import { adminDestinationHoldRoutes } from './destination-holds.routes.js';
 import { adminPlatformRoutes } from './platform.routes.js';
 import { adminQueueRoutes } from './queue.routes.js';
 import { adminSystemRoutes } from './system.routes.js';
@@ -7,4 +8,10 @@ import { adminTeamRoutes } from './teams.routes.js';
  * The admin API (operator console): every route permission 'operator' (an operator's session
  * with MFA on, nothing else), tag 'admin'. See docs/operating/console.md.
  */
-export const adminRoutes = [...adminQueueRoutes, ...adminTeamRoutes, ...adminPlatformRoutes, ...adminSystemRoutes];
+export const adminRoutes = [
+  ...adminQueueRoutes,
+  ...adminDestinationHoldRoutes,
+  ...adminTeamRoutes,
+  ...adminPlatformRoutes,
+  ...adminSystemRoutes,
+];

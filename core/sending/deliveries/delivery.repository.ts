@@ -180,6 +180,18 @@ export class DeliveryRepository {
     return this.filtered(filter, ['queued', 'deferred']).update({ state: 'held', updated_at: now });
   }
 
+  /**
+   * Claimed deliveries whose destination turned out to be held (a hold placed while they were
+   * being handed over or claimed) go back to waiting as `held`, under the claimer's token only.
+   */
+  async returnToHeld(ids: string[], token: string, now: Date): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.knex('deliveries')
+      .whereIn('id', ids)
+      .where({ lease_owner: token, state: 'sending' })
+      .update({ state: 'held', lease_owner: null, lease_until: null, next_attempt_at: now, updated_at: now });
+  }
+
   /** Operator: held deliveries go back to the queue, due now. */
   async release(filter: QueueFilter, now: Date): Promise<number> {
     return this.filtered(filter, ['held']).update({ state: 'queued', next_attempt_at: now, updated_at: now });

@@ -12,6 +12,7 @@ import { HandOverService, type HandOverResult, type HandOverTake } from './hand-
 import { retryConflicts } from '../../../db/retry.js';
 import { settleRows } from './settle-rows.js';
 import { EgressBlockRepository } from './egress-block.repository.js';
+import { DestinationHoldRepository } from './destination-hold.repository.js';
 import type { AttemptRecord, BounceDetails, Delivery, Lane, QueueFilter } from './delivery.types.js';
 
 export type DeliveryServiceDeps = {
@@ -53,6 +54,7 @@ type SettleRequest = {
 export class DeliveryService {
   readonly repository: DeliveryRepository;
   readonly blocks: EgressBlockRepository;
+  private readonly holds: DestinationHoldRepository;
   private readonly emails: EmailRepository;
   /** One settle transaction at a time; the next group gathers while it commits. */
   private readonly settles: GroupCommitter;
@@ -64,6 +66,7 @@ export class DeliveryService {
     this.repository = new DeliveryRepository(deps.knex);
     this.emails = new EmailRepository(deps.knex);
     this.blocks = new EgressBlockRepository(deps.knex);
+    this.holds = new DestinationHoldRepository(deps.knex);
   }
 
   /** queued emails -> deliveries (see HandOverService); returns how many emails were handed over. */
@@ -79,7 +82,28 @@ export class DeliveryService {
   async claim(lane: Lane, limit: number, token: string, leaseMs: number): Promise<Delivery[]> {
     const now = this.deps.clock.now();
     // Claims running side by side can deadlock on the queue index's gap locks: try again.
-    return retryConflicts(() => this.repository.claim(lane, limit, token, now, new Date(now.getTime() + leaseMs)));
+    const claimed = await retryConflicts(() =>
+      this.repository.claim(lane, limit, token, now, new Date(now.getTime() + leaseMs)),
+    );
+    return this.withoutHeldDestinations(claimed, token, now);
+  }
+
+  /**
+   * A hold marks what is waiting and what is handed over after it; a delivery that slipped
+   * between the two (handed over while the hold was being placed) is caught here, before any
+   * attempt, and goes back to waiting as held.
+   */
+  private async withoutHeldDestinations(claimed: Delivery[], token: string, now: Date): Promise<Delivery[]> {
+    if (claimed.length === 0) return claimed;
+    const held = await this.holds.heldAmong(claimed.map((d) => d.recipientDomain));
+    if (held.size === 0) return claimed;
+    const back = claimed.filter((d) => held.has(d.recipientDomain));
+    await this.repository.returnToHeld(
+      back.map((d) => d.id),
+      token,
+      now,
+    );
+    return claimed.filter((d) => !held.has(d.recipientDomain));
   }
 
   /**
@@ -281,6 +305,30 @@ export class DeliveryService {
     const read = () => this.blocks.resting(destination, this.deps.clock.now());
     if (!this.deps.cache) return read();
     return (await this.deps.cache.get(`resting-egress:${destination.toLowerCase()}`, read)) ?? new Set();
+  }
+
+  /**
+   * Operator: a standing hold on a recipient domain. What waits for it now is held, and so is
+   * what is handed over later, until releaseDestination. An attempt already under way finishes.
+   */
+  async holdDestination(hold: { domain: string; reason: string | null; heldBy: string | null }) {
+    const now = this.deps.clock.now();
+    const created = await this.holds.add({ ...hold, createdAt: now });
+    const held = await this.repository.hold({ recipientDomain: hold.domain }, now);
+    return { created, held };
+  }
+
+  /** Operator: ends a standing hold; what it held is due now. `removed` false: there was none. */
+  async releaseDestination(domain: string) {
+    const now = this.deps.clock.now();
+    const removed = await this.holds.remove(domain);
+    if (!removed) return { removed, released: 0 };
+    const released = await this.repository.release({ recipientDomain: domain }, now);
+    return { removed, released };
+  }
+
+  destinationHolds() {
+    return this.holds.list();
   }
 
   /** Operator commands (`mailroom queue`). */

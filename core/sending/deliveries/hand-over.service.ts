@@ -8,6 +8,7 @@ import { EmailRepository } from '../emails/email.repository.js';
 import type { Email } from '../emails/email.types.js';
 import type { EventLog } from '../../events/log/event-log.js';
 import { DeliveryRepository } from './delivery.repository.js';
+import { DestinationHoldRepository } from './destination-hold.repository.js';
 import type { Delivery, Lane } from './delivery.types.js';
 import { takeQueuedEmails } from './hand-over.js';
 
@@ -77,6 +78,7 @@ export class HandOverService {
       const handed = emails
         .filter((email) => moved.has(email.id))
         .map((email) => ({ email, deliveries: this.deliveriesOf(email, lane, now) }));
+      await this.markHeldDestinations(trx, handed);
       const taken = take ? this.lease(handed, take, now) : [];
       await new DeliveryRepository(trx).insertMany(handed.flatMap((entry) => entry.deliveries));
       await this.deps.events.recordMany(
@@ -87,6 +89,16 @@ export class HandOverService {
     });
   }
 
+  /** Deliveries to a domain an operator holds start `held` (see DeliveryService.holdDestination). */
+  private async markHeldDestinations(trx: Knex.Transaction, handed: Array<{ deliveries: Delivery[] }>) {
+    const held = await new DestinationHoldRepository(trx).heldAmong(
+      handed.flatMap((entry) => entry.deliveries.map((d) => d.recipientDomain)),
+    );
+    if (held.size === 0) return;
+    for (const entry of handed)
+      entry.deliveries = entry.deliveries.map((d) => (held.has(d.recipientDomain) ? { ...d, state: 'held' } : d));
+  }
+
   /** Marks the deliveries of the first emails that fit in the room as claimed by `take.token`. */
   private lease(handed: Array<{ email: Email; deliveries: Delivery[] }>, take: HandOverTake, now: Date) {
     const leaseUntil = new Date(now.getTime() + take.leaseMs);
@@ -94,6 +106,8 @@ export class HandOverService {
     let room = take.room;
     for (const entry of handed) {
       if (entry.deliveries.length === 0 || entry.deliveries.length > room) continue;
+      if (entry.deliveries.some((d) => d.state === 'held')) continue; // the rest go through a claim
+
       room -= entry.deliveries.length;
       // While a row is `sending`, next_attempt_at holds its lease expiry (see DeliveryRepository.claim).
       entry.deliveries = entry.deliveries.map((d) => ({

@@ -6,6 +6,7 @@ import { Loading, PageHeader } from '../../ui/page';
 import type { QueueSummary } from './admin-types';
 import { DestinationsCard, EgressCard } from './queue-breakdown-cards';
 import { QueueActionsCard } from './queue-actions-card';
+import { DestinationHoldsCard } from './destination-holds-card';
 import { QueueDepthCard } from './queue-depth-card';
 import { MessageSearchCard } from './message-search-card';
 import { QueueEmailCard } from './queue-email-card';
@@ -33,6 +34,7 @@ export default function QueuePage() {
         <>
           <QueueDepthCard summary={summary.data} />
           <QueueActionsCard />
+          <DestinationHoldsCard />
           <div className="admin-columns">
             <DestinationsCard summary={summary.data} />
             <EgressCard summary={summary.data} />
