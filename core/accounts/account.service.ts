@@ -22,6 +22,7 @@ import { PasswordChange } from './password-change.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 import type { SessionService } from './session.service.js';
 import { UserRepository } from './user.repository.js';
+import { upsertOperatorCreatedUser } from './operator-created-user.js';
 
 export type SignupPolicy = 'closed' | 'invite' | 'open';
 
@@ -116,22 +117,19 @@ export class AccountService {
     const email = input.email.trim().toLowerCase();
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     const { user, created } = await this.deps.knex.transaction(async (trx) => {
-      const existing = await this.users.findByEmail(email, trx);
       const name = input.name?.trim() || null;
-      const user: User = existing
-        ? { ...existing, name: existing.name ?? name }
-        : { id: newId(), email, name, emailVerifiedAt: now, createdAt: now };
-      if (!existing) await this.users.insert({ ...user, passwordHash }, trx);
-      else if (existing.name === null && name !== null) await this.users.nameIfUnnamed(user.id, name, now, trx);
-      if (existing && passwordHash) {
-        await this.passwords.lock(user.id, trx);
-        await this.passwords.apply(user.id, passwordHash, now, trx);
-      }
+      const upserted = await upsertOperatorCreatedUser({ users: this.users, passwords: this.passwords }, trx, {
+        email,
+        name,
+        passwordHash,
+        now,
+      });
+      const { user } = upserted;
       await this.memberships.link(
         { userId: user.id, teamId: input.teamId, email, name: user.name, role: input.role, now },
         trx,
       );
-      return { user, created: !existing };
+      return upserted;
     });
     const setPasswordToken = passwordHash
       ? null

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../lib/clock.js';
 import { ValidationError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
 import type { AccountRecoveryService } from './account-recovery.service.js';
 import { SET_PASSWORD_LIFETIME_MS, type User } from './account.types.js';
 import { MembershipRepository } from './membership.repository.js';
@@ -9,6 +8,7 @@ import type { MfaService } from './mfa.service.js';
 import { hashPassword } from './password-hash.js';
 import { PasswordChange } from './password-change.js';
 import { UserRepository } from './user.repository.js';
+import { upsertOperatorCreatedUser } from './operator-created-user.js';
 
 /** What the admin API needs to know of a signed-in person. */
 export type OperatorAccess = { operator: boolean; mfaEnabled: boolean };
@@ -63,18 +63,15 @@ export class OperatorService {
         `${email} is a member of a team: an operator belongs to no team (use another address for the operator)`,
       );
     const { user, created } = await this.deps.knex.transaction(async (trx) => {
-      const existing = await this.users.findByEmail(email, trx);
-      const user: User = existing
-        ? { ...existing, name: existing.name ?? name }
-        : { id: newId(), email, name, emailVerifiedAt: now, createdAt: now };
-      if (!existing) await this.users.insert({ ...user, passwordHash }, trx);
-      else if (existing.name === null && name !== null) await this.users.nameIfUnnamed(user.id, name, now, trx);
-      if (existing && passwordHash) {
-        await this.passwords.lock(user.id, trx);
-        await this.passwords.apply(user.id, passwordHash, now, trx);
-      }
+      const upserted = await upsertOperatorCreatedUser({ users: this.users, passwords: this.passwords }, trx, {
+        email,
+        name,
+        passwordHash,
+        now,
+      });
+      const { user } = upserted;
       await trx('users').where({ id: user.id }).update({ operator: true, updated_at: now });
-      return { user, created: !existing };
+      return upserted;
     });
     const setPasswordToken = passwordHash
       ? null

@@ -1,9 +1,9 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { errorShape, request } from '../helpers/http.js';
 import { commandEnv } from '../helpers/process-env.js';
-import { spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
+import { mailroomWithStdin as withStdin, spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 import { connect } from '../../db/connection.js';
 
@@ -15,19 +15,6 @@ const env = commandEnv(database, { MAILROOM_ENV: 'test', MAILROOM_PUBLIC_URL: 'h
 const childEnv = { ...env, MAILROOM_FROM_SOURCE: '1' };
 const mailroom = (args: string[]) => run(process.execPath, ['bin/mailroom.js', ...args], { env: childEnv });
 
-function mailroomWithStdin(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/mailroom.js', ...args], { env: childEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
 const team = JSON.parse(
   (await mailroom(['team', 'create', '--name', 'Ops', '--owner-email', 'lead@example.com'])).stdout,
 ).team as { id: string };
@@ -38,7 +25,8 @@ t.teardown(() => stopChild(api));
 const url = await ready;
 
 t.test('--operator --password-stdin: signs in with no team, and the admin API asks for MFA first', async (t) => {
-  const out = await mailroomWithStdin(
+  const out = await withStdin(
+    env,
     ['user', 'create', '--operator', '--email', 'Olga@Example.com', '--name', 'Olga', '--password-stdin'],
     'operator password\n',
   );
@@ -78,19 +66,20 @@ t.test('--operator without a password: a one-time set-password link', async (t) 
 });
 
 t.test('refusals: --operator with a team, a team member made operator, a team user without --team', async (t) => {
-  const withTeam = await mailroomWithStdin(
+  const withTeam = await withStdin(
+    env,
     ['user', 'create', '--operator', '--email', 'x@example.com', '--team', team.id, '--role', 'owner'],
     '',
   );
   t.equal(withTeam.code, 1);
   t.match(withTeam.stderr, /--operator takes no --team or --role/);
   await mailroom(['user', 'create', '--email', 'member@example.com', '--team', team.id, '--role', 'member']);
-  const member = await mailroomWithStdin(['user', 'create', '--operator', '--email', 'member@example.com'], '');
+  const member = await withStdin(env, ['user', 'create', '--operator', '--email', 'member@example.com'], '');
   t.equal(member.code, 1);
   t.match(member.stderr, /member of a team: an operator belongs to no team/);
   const row = await db.knex('users').where({ email: 'member@example.com' }).first('operator');
   t.equal(Number(row.operator), 0, 'the member was not made an operator');
-  const noTeam = await mailroomWithStdin(['user', 'create', '--email', 'y@example.com'], '');
+  const noTeam = await withStdin(env, ['user', 'create', '--email', 'y@example.com'], '');
   t.equal(noTeam.code, 1);
   t.match(noTeam.stderr, /say --team ID and --role ROLE/);
 });

@@ -1,9 +1,9 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { errorShape, request } from '../helpers/http.js';
 import { commandEnv } from '../helpers/process-env.js';
-import { spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
+import { mailroomWithStdin as withStdin, spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 import { connect } from '../../db/connection.js';
 
@@ -13,20 +13,6 @@ t.teardown(() => database.drop());
 const env = commandEnv(database, { MAILROOM_ENV: 'test', MAILROOM_PUBLIC_URL: 'https://mail.example.test' });
 const mailroom = (args: string[]) =>
   run(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, MAILROOM_FROM_SOURCE: '1' } });
-
-/** Runs `mailroom <args>` with `input` on standard input (what Ansible's `stdin:` does). */
-function mailroomWithStdin(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, MAILROOM_FROM_SOURCE: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 const team = JSON.parse(
   (await mailroom(['team', 'create', '--name', 'Ops', '--owner-email', 'Lead@Example.com'])).stdout,
@@ -40,7 +26,8 @@ const login = (email: string, password: string) =>
   request(url, '/auth/login', { method: 'POST', body: { email, password } });
 
 t.test('--password-stdin: the user can log in at once, in the team, with the role', async (t) => {
-  const out = await mailroomWithStdin(
+  const out = await withStdin(
+    env,
     [
       'user',
       'create',
@@ -93,7 +80,7 @@ t.test('without a password: a one-time set-password link valid 24 hours', async 
 });
 
 t.test('refusals: unknown team, bad role, short password', async (t) => {
-  const bad = (args: string[], input = '') => mailroomWithStdin(['user', 'create', ...args], input);
+  const bad = (args: string[], input = '') => withStdin(env, ['user', 'create', ...args], input);
   const unknownTeam = await bad([
     '--email',
     'x@example.com',

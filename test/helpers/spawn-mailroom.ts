@@ -72,3 +72,24 @@ export const exitSignal = (child: ChildProcess) =>
       ? resolve(child.signalCode)
       : child.once('exit', (_code, signal) => resolve(signal)),
   );
+
+/**
+ * Runs `mailroom <args>` from the sources with `input` on standard input (what Ansible's `stdin:`
+ * does); resolves with the exit code and output instead of throwing on a failure.
+ */
+export function mailroomWithStdin(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  input: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/mailroom.js', ...args], { env: { ...env, MAILROOM_FROM_SOURCE: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin!.end(input);
+  });
+}
