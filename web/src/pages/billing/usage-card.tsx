@@ -24,38 +24,38 @@ export function UsageCard() {
   return (
     <Card title="Usage" id="usage">
       <ErrorMessage error={usage.error} />
-      {data ? (
-        <div className="stack">
-          <UsageBar
-            label="Emails this month"
-            used={data.emails.monthly.used}
-            quota={data.emails.monthly.limit}
-            quotaWord="a month"
-            note={`${number.format(data.emails.monthly.sent)} sent, ${number.format(data.emails.monthly.received)} received.`}
-          />
-          <Limited label="Emails today" used={data.emails.daily.used} limit={data.emails.daily.limit} word="a day" />
-          <UsageBar label="Contacts" used={data.contacts.used} quota={data.contacts.limit} quotaWord="allowed" />
-          <Limited label="Domains" used={data.domains.used} limit={data.domains.limit} word="allowed" />
-          <Limited
-            label="AI credits this month"
-            used={data.ai_credits.used}
-            limit={data.ai_credits.limit}
-            word="a month"
-          />
-          <UsageBar
-            label="Automation runs this month"
-            used={data.automation_runs.used}
-            quota={data.automation_runs.limit}
-            quotaWord="a month"
-          />
-          <p className="muted">
-            {number.format(data.segments.used)} segments, {number.format(data.broadcasts.used)} broadcasts. API
-            requests: up to {number.format(data.rate_limit.limit)} per {durationWords(data.rate_limit.duration)}.
-            Monthly counts restart <Time value={data.emails.monthly.resets_at} />.
-          </p>
-        </div>
-      ) : null}
+      {data ? <UsageDetails data={data} /> : null}
     </Card>
+  );
+}
+
+/** Every count of a team's GET /usage against its limit: the Billing page's and the operator's team page. */
+export function UsageDetails({ data }: { data: Usage }) {
+  return (
+    <div className="stack">
+      <UsageBar
+        label="Emails this month"
+        used={data.emails.monthly.used}
+        quota={data.emails.monthly.limit}
+        quotaWord="a month"
+        note={`${number.format(data.emails.monthly.sent)} sent, ${number.format(data.emails.monthly.received)} received.`}
+      />
+      <Limited label="Emails today" used={data.emails.daily.used} limit={data.emails.daily.limit} word="a day" />
+      <UsageBar label="Contacts" used={data.contacts.used} quota={data.contacts.limit} quotaWord="allowed" />
+      <Limited label="Domains" used={data.domains.used} limit={data.domains.limit} word="allowed" />
+      <Limited label="AI credits this month" used={data.ai_credits.used} limit={data.ai_credits.limit} word="a month" />
+      <UsageBar
+        label="Automation runs this month"
+        used={data.automation_runs.used}
+        quota={data.automation_runs.limit}
+        quotaWord="a month"
+      />
+      <p className="muted">
+        {number.format(data.segments.used)} segments, {number.format(data.broadcasts.used)} broadcasts. API requests: up
+        to {number.format(data.rate_limit.limit)} per {durationWords(data.rate_limit.duration)}. Monthly counts restart{' '}
+        <Time value={data.emails.monthly.resets_at} />.
+      </p>
+    </div>
   );
 }
 
