@@ -1,5 +1,5 @@
 import Koa, { type Context } from 'koa';
-import type { RequestRecord } from '../core/platform/request-logs/request-log.service.js';
+import { OPERATOR_LOG_TEAM_ID, type RequestRecord } from '../core/platform/request-logs/request-log.service.js';
 import type { Services } from '../app/services.js';
 import type { Clock } from '../lib/clock.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
@@ -117,10 +117,11 @@ export function createApp(options: AppOptions): Koa {
 
     // Unless the entry already committed with the handler's change and the answer is the one it
     // records; refusals for the rate limit are sampled (see shouldLogRateLimited).
+    const logKey = loggedCaller(state);
     if (
-      state.auth &&
+      logKey !== null &&
       state.loggedStatus !== result.status &&
-      (result.status !== 429 || options.services.requestLogs.shouldLogRateLimited(state.auth.apiKey.id, Date.now()))
+      (result.status !== 429 || options.services.requestLogs.shouldLogRateLimited(logKey, Date.now()))
     ) {
       await options.services.requestLogs
         .record(logRecord(request, result))
@@ -154,13 +155,35 @@ type LoggedRequest = {
 
 // Module-level functions rather than closures per request: under tsx (esbuild's keepNames)
 // every named closure costs an Object.defineProperty.
+/**
+ * Whose request the log records, as the key its rate-limited entries are sampled by: a team's
+ * caller (key, token or session), or an operator on the admin API (logged as the appliance's);
+ * null when nobody was authenticated (nothing is logged).
+ */
+function loggedCaller(state: RequestState): string | null {
+  if (state.auth) return state.auth.apiKey.id;
+  if (state.route?.permission === 'operator' && state.session) return `operator:${state.session.user.id}`;
+  return null;
+}
+
 function logRecord(request: LoggedRequest, result: RouteResult): RequestRecord {
   const { state } = request;
+  if (!state.auth)
+    // The admin API: an operator's session, in the appliance's own log (GET /admin/logs).
+    return { ...requestFields(request, result), teamId: OPERATOR_LOG_TEAM_ID, apiKeyId: null, viaDashboard: true };
   return {
-    teamId: state.auth!.team.id,
+    ...requestFields(request, result),
+    teamId: state.auth.team.id,
     // A dashboard session stands in a key's place but is no key: its requests name none.
-    apiKeyId: state.auth!.member ? null : state.auth!.apiKey.id,
-    viaDashboard: Boolean(state.auth!.member),
+    apiKeyId: state.auth.member ? null : state.auth.apiKey.id,
+    viaDashboard: Boolean(state.auth.member),
+  };
+}
+
+/** What every log entry records of the request and its answer, whoever made it. */
+function requestFields(request: LoggedRequest, result: RouteResult) {
+  const { state } = request;
+  return {
     startedAt: request.startedAt,
     endpoint: state.path,
     method: request.method,
@@ -176,7 +199,7 @@ function logRecord(request: LoggedRequest, result: RouteResult): RequestRecord {
 
 /** The pipeline's participant: the log entry of the result about to commit, in the same unit. */
 function logInto(services: Services, request: LoggedRequest, unit: UnitOfWork, result: RouteResult): void {
-  if (!request.state.auth) return;
+  if (loggedCaller(request.state) === null) return;
   request.state.loggedStatus = result.status;
   services.requestLogs.writeInto(unit, logRecord(request, result));
 }

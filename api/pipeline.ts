@@ -90,6 +90,13 @@ export async function runPipeline(ctx: Context, state: RequestState, deps: Pipel
   } else if (route.permission === 'operator') {
     // The admin API: an operator's session with MFA on, and nothing else (no key, no token).
     state.session = await authenticateOperator(ctx, deps.services);
+    // The same rule as a team's keys, in the operator's own bucket.
+    state.rate = await deps.services.rateLimiter.take({ operatorId: state.session.user.id });
+    if (!state.rate.allowed) {
+      throw new RateLimitExceededError('Too many requests: the admin API allows the same rate as a team', {
+        headers: { 'retry-after': String(state.rate.retryAfterSeconds) },
+      });
+    }
   } else if (route.permission !== 'none') {
     state.auth = await authenticate(ctx, deps.services);
     state.rate = await deps.services.rateLimiter.take({ teamId: state.auth.team.id });

@@ -5,7 +5,7 @@ import { defineRoute } from '../route.js';
 import { listSchema, uuidParam } from '../schemas.js';
 import { serializeLog, serializeLogItem } from '../serializers/request-log.serializer.js';
 
-const logItem = z.object({
+export const logItem = z.object({
   object: z.literal('log'),
   id: z.string(),
   created_at: z.string(),
@@ -18,7 +18,7 @@ const logItem = z.object({
   latency_ms: z.number().int(),
   api_key_id: z.string().nullable(),
 });
-const logDetail = logItem.extend({
+export const logDetail = logItem.extend({
   request_body: z.unknown(),
   response_body: z.unknown(),
   email_id: z.string().nullable(),

@@ -128,6 +128,10 @@ export class InvitationService {
       if (session.user.email !== invitation.email) {
         throw new InvalidPermissionError('This invitation is for another e-mail address: sign in as its addressee');
       }
+      if (await this.users.isOperator(session.user.id))
+        throw new InvalidPermissionError(
+          "An operator account belongs to no team: accept this invitation with another address's account",
+        );
       if (!(await this.join.existingUser(invitation, session.user, now))) throw unusable();
       return { kind: 'joined', session: await this.deps.sessions.switchTeam(session, invitation.teamId) };
     }

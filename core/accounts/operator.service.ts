@@ -31,11 +31,8 @@ export class OperatorService {
     this.passwords = new PasswordChange(deps.knex);
   }
 
-  async isOperator(userId: string): Promise<boolean> {
-    const row = (await this.deps.knex('users').where({ id: userId }).first('operator')) as
-      { operator: unknown } | undefined;
-    // SQLite answers 0/1, MariaDB 0/1 or a boolean.
-    return Boolean(row && Number(row.operator) === 1) || row?.operator === true;
+  isOperator(userId: string): Promise<boolean> {
+    return this.users.isOperator(userId);
   }
 
   async access(userId: string): Promise<OperatorAccess> {

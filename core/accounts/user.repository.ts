@@ -76,4 +76,11 @@ export class UserRepository {
   async markVerified(id: string, now: Date, trx: Knex = this.knex): Promise<void> {
     await trx('users').where({ id }).whereNull('email_verified_at').update({ email_verified_at: now, updated_at: now });
   }
+
+  /** Whether the user runs this appliance (`mailroom user create --operator`): no team is theirs. */
+  async isOperator(userId: string): Promise<boolean> {
+    const row = (await this.knex('users').where({ id: userId }).first('operator')) as { operator: unknown } | undefined;
+    // SQLite answers 0/1, MariaDB 0/1 or a boolean.
+    return row !== undefined && (row.operator === true || Number(row.operator) === 1);
+  }
 }

@@ -1,4 +1,5 @@
 import { adminDestinationHoldRoutes } from './destination-holds.routes.js';
+import { adminLogRoutes } from './logs.routes.js';
 import { adminPlatformRoutes } from './platform.routes.js';
 import { adminQueueRoutes } from './queue.routes.js';
 import { adminSystemRoutes } from './system.routes.js';
@@ -11,6 +12,7 @@ import { adminTeamRoutes } from './teams.routes.js';
 export const adminRoutes = [
   ...adminQueueRoutes,
   ...adminDestinationHoldRoutes,
+  ...adminLogRoutes,
   ...adminTeamRoutes,
   ...adminPlatformRoutes,
   ...adminSystemRoutes,

@@ -22,8 +22,14 @@ export class RateLimiter {
     private readonly perSecond: number,
   ) {}
 
-  async take(subject: { teamId: string } | { ip: string }): Promise<RateDecision> {
-    const key = 'teamId' in subject ? `rate:team:${subject.teamId}` : `rate:ip:${subject.ip}`;
+  /** A team's bucket, an operator's on the admin API (they belong to no team), or a client address's. */
+  async take(subject: { teamId: string } | { operatorId: string } | { ip: string }): Promise<RateDecision> {
+    const key =
+      'teamId' in subject
+        ? `rate:team:${subject.teamId}`
+        : 'operatorId' in subject
+          ? `rate:operator:${subject.operatorId}`
+          : `rate:ip:${subject.ip}`;
     const result = await this.kv.takeToken(key, this.perSecond, this.perSecond).catch((err: Error) => {
       // Without the shared bucket the limit cannot be enforced: refuse with 503 rather than let
       // every process allow the full rate on its own.

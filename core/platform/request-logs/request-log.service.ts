@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { deleteInBatches } from '../../../db/dialect.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { UnitOfWork, UnitsOfWork } from '../../../db/unit-of-work.js';
 import { NotFoundError } from '../../../lib/errors.js';
@@ -8,6 +9,15 @@ import { redactRequestBody } from './request-log.redact.js';
 import { RequestLogRepository } from './request-log.repository.js';
 import type { ListLogsQuery } from './request-log.schemas.js';
 import { sourceOf, type RequestLog } from './request-log.types.js';
+
+/**
+ * The team id under which the admin API's requests are logged (an operator belongs to no team):
+ * the appliance's own log, read with GET /admin/logs. No team has this id (ids are UUIDv7).
+ */
+export const OPERATOR_LOG_TEAM_ID = '00000000-0000-0000-0000-000000000000';
+
+/** How long the admin API's requests are kept: a year, the longest plan's window. */
+export const OPERATOR_LOG_RETENTION_DAYS = 365;
 
 export type RequestRecord = {
   teamId: string;
@@ -80,9 +90,22 @@ export class RequestLogService {
     return log;
   }
 
-  /** Retention: each team's logs are kept for its plan's window, deleted in batches. */
+  /**
+   * Retention: each team's logs are kept for its plan's window, the admin API's for
+   * OPERATOR_LOG_RETENTION_DAYS; deleted in batches.
+   */
   async purgeExpired(batch = 1000): Promise<number> {
-    return purgeByPlanRetention(this.deps.knex, 'request_logs', this.deps.clock.now(), batch);
+    const { knex, clock } = this.deps;
+    const now = clock.now();
+    const teams = await purgeByPlanRetention(knex, 'request_logs', now, batch, [OPERATOR_LOG_TEAM_ID]);
+    const before = new Date(now.getTime() - OPERATOR_LOG_RETENTION_DAYS * 86_400_000);
+    const operators = await deleteInBatches(
+      knex,
+      'request_logs',
+      () => knex('request_logs').select('id').where({ team_id: OPERATOR_LOG_TEAM_ID }).where('created_at', '<', before),
+      batch,
+    );
+    return teams + operators;
   }
 }
 

@@ -5,8 +5,15 @@ import { PLANS } from '../plans/plan.catalog.js';
 /**
  * Deletes rows of a per-team table older than each team's plan retention window, and rows of
  * teams that no longer exist, in batches. Tables need `id`, `team_id` and `created_at`.
+ * `ownerless`: team ids that are no team by design (kept; their owner purges them).
  */
-export async function purgeByPlanRetention(knex: Knex, table: string, now: Date, batch = 1000): Promise<number> {
+export async function purgeByPlanRetention(
+  knex: Knex,
+  table: string,
+  now: Date,
+  batch = 1000,
+  ownerless: string[] = [],
+): Promise<number> {
   let total = 0;
   for (const plan of PLANS) {
     const before = new Date(now.getTime() - plan.limits.retention_days * 86_400_000);
@@ -25,7 +32,12 @@ export async function purgeByPlanRetention(knex: Knex, table: string, now: Date,
   total += await deleteInBatches(
     knex,
     table,
-    () => knex(table).select(`${table}.id`).leftJoin('teams', 'teams.id', `${table}.team_id`).whereNull('teams.id'),
+    () =>
+      knex(table)
+        .select(`${table}.id`)
+        .leftJoin('teams', 'teams.id', `${table}.team_id`)
+        .whereNull('teams.id')
+        .whereNotIn(`${table}.team_id`, ownerless),
     batch,
   );
   return total;

@@ -2,6 +2,7 @@ import t from 'tap';
 import { asBrowser, captureAccountLinks, login, sessionCookieOf, signup } from '../../helpers/accounts.js';
 import { movableClock } from '../../helpers/clock.js';
 import { errorShape, request } from '../../helpers/http.js';
+import { createOperator } from '../../helpers/operator.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { newId } from '../../../lib/ids.js';
 
@@ -197,6 +198,19 @@ t.test('a signed-in user accepts an invitation to their address and switches to 
     const refused = errorShape(t, await api.invite(acme.cookie, { email: 'SAM@example.com' }), 422, 'validation_error');
     t.match(refused.message, /already a member/);
   });
+});
+
+t.test('an operator cannot join a team through an invitation', async (t) => {
+  const operator = await createOperator(app, { email: 'ops@example.com' });
+  const { token } = await invited('ops@example.com');
+  const refused = await api.accept({ token }, operator.cookie, { origin: new URL(app.url).origin });
+  errorShape(t, refused, 403, 'invalid_permission');
+  t.match(refused.body.message, /operator account belongs to no team/);
+  t.notOk(
+    (await api.members(acme.token)).some((m) => m.email === 'ops@example.com'),
+    'the operator is not a member',
+  );
+  t.equal((await api.preview(token)).status, 200, 'the invitation is still usable by its addressee otherwise');
 });
 
 t.test('refusals when accepting', async (t) => {
