@@ -77,7 +77,13 @@ export class QueueViews {
       { column: 'id', order: 'desc' },
     ]);
     if (query.emailId) rows.where({ email_id: query.emailId });
-    if (query.recipient) rows.whereRaw('lower(recipient) = ?', [query.recipient.toLowerCase()]);
+    if (query.recipient) {
+      const address = query.recipient.toLowerCase();
+      // The domain narrows the search through the (recipient_domain, state) index; the address is
+      // then compared case-insensitively among that domain's deliveries only.
+      rows.where({ recipient_domain: address.slice(address.lastIndexOf('@') + 1) });
+      rows.whereRaw('lower(recipient) = ?', [address]);
+    }
     const found = (await rows.limit(limit + 1)) as Array<Record<string, unknown>>;
     const data = found.slice(0, limit).map((row) => {
       const state = String(row.state) as Delivery['state'];

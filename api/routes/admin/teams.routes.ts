@@ -65,13 +65,8 @@ export const adminTeamRoutes = [
     },
     handler: async ({ query, services }) => {
       // Ordered by id (time-ordered UUIDs): the cursor is the last id seen.
-      const all = await services.teams.list();
-      const rest = query.after ? all.filter((team) => team.id > query.after!) : all;
-      const page = rest.slice(0, query.limit);
-      return {
-        status: 200,
-        body: { object: 'list', has_more: rest.length > query.limit, data: page.map(adminTeam) },
-      };
+      const { teams, hasMore } = await services.teams.page(query.after, query.limit);
+      return { status: 200, body: { object: 'list', has_more: hasMore, data: teams.map(adminTeam) } };
     },
   }),
   defineRoute({

@@ -92,6 +92,16 @@ export class TeamRepository {
     await this.knex('teams').where({ id }).update(row);
   }
 
+  /** Teams by id (time-ordered), after the cursor `after`; one more than `limit` tells has_more. */
+  async page(after: string | undefined, limit: number): Promise<{ teams: Team[]; hasMore: boolean }> {
+    const query = this.knex('teams')
+      .orderBy('id', 'asc')
+      .limit(limit + 1);
+    if (after) query.where('id', '>', after);
+    const rows = (await query) as TeamRow[];
+    return { teams: rows.slice(0, limit).map(toTeam), hasMore: rows.length > limit };
+  }
+
   async list(): Promise<Team[]> {
     const rows = (await this.knex('teams').orderBy('id', 'asc')) as TeamRow[];
     return rows.map(toTeam);

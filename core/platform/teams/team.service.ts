@@ -65,6 +65,11 @@ export class TeamService {
     return this.teams.list();
   }
 
+  /** A page of every team, by id (the operator's list). */
+  page(after: string | undefined, limit: number) {
+    return this.teams.page(after, limit);
+  }
+
   async members(teamId: string): Promise<TeamMember[]> {
     return this.teams.listMembers(teamId);
   }
