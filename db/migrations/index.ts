@@ -82,6 +82,7 @@ import { backfillUsageRecords } from './20261128-0105-backfill-usage-records.js'
 import { addAutomationRunsTeamCreatedIndex } from './20261128-0106-add-automation-runs-team-created-index.js';
 import { addUsersOperator } from './20261128-0110-add-users-operator.js';
 import { createDestinationHolds } from './20261128-0115-create-destination-holds.js';
+import { addContactImportsResumedAt } from './20261128-0120-add-contact-imports-resumed-at.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -168,4 +169,5 @@ export const migrations: Migration[] = [
   addAutomationRunsTeamCreatedIndex,
   addUsersOperator,
   createDestinationHolds,
+  addContactImportsResumedAt,
 ];

@@ -58,6 +58,10 @@ export const ROUTES: RouteEntry[] = [
   },
   { path: '/broadcasts', page: page(() => import('./pages/broadcasts/broadcasts-list.page')), nav: 'broadcasts' },
   { path: '/broadcasts/:id', page: page(() => import('./pages/broadcasts/broadcast.page')), nav: 'broadcasts' },
+  { path: '/segments', page: page(() => import('./pages/segments/segments-list.page')), nav: 'segments' },
+  { path: '/segments/:id', page: page(() => import('./pages/segments/segment.page')), nav: 'segments' },
+  { path: '/imports', page: page(() => import('./pages/imports/imports.page')), nav: 'imports' },
+  { path: '/imports/:id', page: page(() => import('./pages/imports/import.page')), nav: 'imports' },
 ];
 
 /** The navigation, in the order a sender works: what was sent, then set-up. */
@@ -81,4 +85,6 @@ export const NAV: { id: string; label: string; to: string; group: string }[] = [
   { id: 'admin-system', label: 'System', to: '/admin/system', group: 'Operator' },
   { id: 'automations', label: 'Automations', to: '/automations', group: 'Audience' },
   { id: 'broadcasts', label: 'Broadcasts', to: '/broadcasts', group: 'Audience' },
+  { id: 'segments', label: 'Segments', to: '/segments', group: 'Audience' },
+  { id: 'imports', label: 'Imports', to: '/imports', group: 'Audience' },
 ];

@@ -47,6 +47,12 @@ const importSchema = z.object({
   completed_at: z.string().nullable(),
   counts,
   failure_reason: z.string().nullable().describe('Why the import failed as a whole (status failed)'),
+  resumed_at: z
+    .string()
+    .nullable()
+    .describe(
+      'When a run last took over the import after an earlier run stopped part-way (a restart); null if it ran in one go',
+    ),
 });
 const failureSchema = z.object({
   object: z.literal('contact_import_failure'),

@@ -28,6 +28,7 @@ const toImport = (row: Row): ContactImport => ({
   leaseUntil: readNullableTimestamp(row.lease_until),
   createdAt: readTimestamp(row.created_at),
   startedAt: readNullableTimestamp(row.started_at),
+  resumedAt: readNullableTimestamp(row.resumed_at),
   completedAt: readNullableTimestamp(row.completed_at),
   updatedAt: readTimestamp(row.updated_at),
 });
@@ -118,6 +119,8 @@ export class ContactImportRepository {
       updated_at: now,
     });
     if (taken !== 1) return false;
+    // Started before: an earlier run stopped or died part-way and this one carries on.
+    await this.knex('contact_imports').where({ id }).whereNotNull('started_at').update({ resumed_at: now });
     await this.knex('contact_imports').where({ id }).whereNull('started_at').update({ started_at: now });
     return true;
   }

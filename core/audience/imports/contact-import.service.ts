@@ -95,6 +95,7 @@ export class ContactImportService {
       leaseUntil: null,
       createdAt: now,
       startedAt: null,
+      resumedAt: null,
       completedAt: null,
       updatedAt: now,
     };

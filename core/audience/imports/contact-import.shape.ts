@@ -10,6 +10,7 @@ export function publicContactImport(i: ContactImport) {
     completed_at: i.completedAt?.toISOString() ?? null,
     counts: i.counts,
     failure_reason: i.failureReason,
+    resumed_at: i.resumedAt?.toISOString() ?? null,
   };
 }
 

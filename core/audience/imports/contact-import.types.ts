@@ -53,6 +53,8 @@ export type ContactImport = {
   leaseUntil: Date | null;
   createdAt: Date;
   startedAt: Date | null;
+  /** The last time a run took over an import an earlier run had started (a restart); null if never. */
+  resumedAt: Date | null;
   completedAt: Date | null;
   updatedAt: Date;
 };
