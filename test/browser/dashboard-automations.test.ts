@@ -93,6 +93,14 @@ if (skipped) {
     await panel.getByLabel('Contact field', { exact: true }).fill('first_name');
     await panel.getByLabel('Operator', { exact: true }).selectOption('eq');
     await panel.getByLabel('Value', { exact: true }).fill('Ada');
+    // The one rule becomes a group of two (the rule kept as its first), filled from the keyboard.
+    await panel.getByLabel('The contact must match').selectOption('and');
+    t.equal(await panel.getByLabel('Rule 1: value').inputValue(), 'Ada', 'the rule typed first is kept in the group');
+    await panel.getByRole('button', { name: 'Add rule' }).press('Enter');
+    await panel.getByLabel('Rule 2: contact field').fill('email');
+    await panel.getByLabel('Rule 2: operator').selectOption('contains');
+    await panel.getByLabel('Rule 2: value').fill('@');
+    await shot(page, 'automation-condition-group');
     await page.getByRole('button', { name: '+ Send email' }).click();
     await node('send_email_1').waitFor();
     t.equal(await page.locator('.react-flow__edge').count(), 3, 'trigger → delay → condition → send email');
@@ -128,7 +136,13 @@ if (skipped) {
       saved.body.steps.map((s: { key: string; type: string }) => `${s.key}:${s.type}`),
       ['trigger:trigger', 'delay_1:delay', 'condition_1:condition', 'send_email_1:send_email'],
     );
-    t.same(saved.body.steps[2].config, { type: 'rule', field: 'first_name', operator: 'eq', value: 'Ada' });
+    t.same(saved.body.steps[2].config, {
+      type: 'and',
+      rules: [
+        { type: 'rule', field: 'first_name', operator: 'eq', value: 'Ada' },
+        { type: 'rule', field: 'email', operator: 'contains', value: '@' },
+      ],
+    });
     t.same(saved.body.connections.at(-1), { from: 'condition_1', to: 'send_email_1', type: 'condition_met' });
     t.equal(saved.body.status, 'disabled');
     await node('send_email_1').waitFor();

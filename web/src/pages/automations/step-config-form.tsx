@@ -3,6 +3,7 @@ import { api, type List } from '../../api/client';
 import { SelectField, TextField } from '../../ui/field';
 import type { Step } from './automation-types';
 import { useTemplates } from './use-template-names';
+import { ConditionRuleEditor } from './condition-rule-editor';
 
 type Config = Record<string, unknown>;
 type FormProps = { step: Step; onChange: (config: Config) => void };
@@ -101,39 +102,9 @@ function DelayForm({ step, onChange }: FormProps) {
   );
 }
 
-const OPERATORS = ['eq', 'neq', 'contains', 'gt', 'gte', 'lt', 'lte', 'exists', 'is_empty'];
-
-/** One rule over the contact (the API also takes and/or groups, kept as they are when present). */
+/** The rule tree over the contact: one rule, or all/any/none of rules and groups. */
 function ConditionForm({ step, onChange }: FormProps) {
-  const c = step.config;
-  if (c.type !== undefined && c.type !== 'rule')
-    return <p className="muted">A group of rules ({String(c.type)}): edit it through the API.</p>;
-  const set = (name: string, value: unknown) => onChange(withValue({ ...c, type: 'rule' }, name, value));
-  const noValue = c.operator === 'exists' || c.operator === 'is_empty';
-  return (
-    <>
-      <TextField
-        label="Contact field"
-        value={str(c.field)}
-        placeholder="first_name"
-        hint="email, first_name, last_name, unsubscribed, created_at or properties.<key>"
-        onChange={(e) => set('field', e.target.value.trim())}
-      />
-      <SelectField
-        label="Operator"
-        value={str(c.operator)}
-        onChange={(e) => set('operator', e.target.value)}
-        options={[{ value: '', label: 'Choose…' }, ...OPERATORS.map((op) => ({ value: op, label: op }))]}
-      />
-      {noValue ? null : (
-        <TextField
-          label="Value"
-          value={c.value === undefined ? '' : String(c.value)}
-          onChange={(e) => set('value', e.target.value)}
-        />
-      )}
-    </>
-  );
+  return <ConditionRuleEditor value={step.config} onChange={(node) => onChange(node as Config)} />;
 }
 
 function SendEmailForm({ step, onChange }: FormProps) {

@@ -3,6 +3,9 @@ import type { Step } from './automation-types';
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
 /** One line saying what a step does, drawn on its node ("wait 2 days", "template welcome"). */
+/** A condition group in words, as the rule editor says it. */
+const GROUP_WORDS: Record<string, string> = { and: 'all of', or: 'any of', not: 'none of' };
+
 export function stepSummary(step: Step, templateNames: Map<string, string> = new Map()): string {
   const c = step.config;
   switch (step.type) {
@@ -17,7 +20,8 @@ export function stepSummary(step: Step, templateNames: Map<string, string> = new
     case 'condition': {
       if (c.type === 'rule')
         return `${String(c.field ?? '?')} ${String(c.operator ?? '?')} ${c.value === undefined ? '' : JSON.stringify(c.value)}`.trim();
-      if (Array.isArray(c.rules)) return `${String(c.type)} of ${c.rules.length} rules`;
+      if (Array.isArray(c.rules))
+        return `${GROUP_WORDS[String(c.type)] ?? String(c.type)} ${c.rules.length} rule${c.rules.length === 1 ? '' : 's'}`;
       return 'no rule';
     }
     case 'send_email': {
