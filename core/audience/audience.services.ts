@@ -3,6 +3,7 @@ import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EventLog } from '../events/log/event-log.js';
 import { ConsentLog } from './consent/consent-log.js';
+import { ContactEventReader } from './contacts/contact-events.js';
 import { ContactService } from './contacts/contact.service.js';
 import { ContactImportRunner } from './imports/contact-import.runner.js';
 import { ContactImportService } from './imports/contact-import.service.js';
@@ -35,7 +36,17 @@ export function createAudienceServices(infra: AudienceInfrastructure) {
   const imports = { knex, clock, blobs: infra.blobs, properties: contactProperties };
   const contactImports = new ContactImportService({ ...imports, topics });
   const contactImportRunner = new ContactImportRunner({ ...imports, consent });
-  return { contacts, contactProperties, topics, segments, consent, contactImports, contactImportRunner };
+  const contactEvents = new ContactEventReader(knex);
+  return {
+    contacts,
+    contactProperties,
+    topics,
+    segments,
+    consent,
+    contactImports,
+    contactImportRunner,
+    contactEvents,
+  };
 }
 
 export type AudienceServices = ReturnType<typeof createAudienceServices>;

@@ -83,6 +83,7 @@ import { addAutomationRunsTeamCreatedIndex } from './20261128-0106-add-automatio
 import { addUsersOperator } from './20261128-0110-add-users-operator.js';
 import { createDestinationHolds } from './20261128-0115-create-destination-holds.js';
 import { addContactImportsResumedAt } from './20261128-0120-add-contact-imports-resumed-at.js';
+import { addEventOccurrencesContactIndex } from './20261128-0130-add-event-occurrences-contact-index.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -170,4 +171,5 @@ export const migrations: Migration[] = [
   addUsersOperator,
   createDestinationHolds,
   addContactImportsResumedAt,
+  addEventOccurrencesContactIndex,
 ];

@@ -62,6 +62,11 @@ export const ROUTES: RouteEntry[] = [
   { path: '/segments/:id', page: page(() => import('./pages/segments/segment.page')), nav: 'segments' },
   { path: '/imports', page: page(() => import('./pages/imports/imports.page')), nav: 'imports' },
   { path: '/imports/:id', page: page(() => import('./pages/imports/import.page')), nav: 'imports' },
+  { path: '/contacts', page: page(() => import('./pages/contacts/contacts-list.page')), nav: 'contacts' },
+  { path: '/contacts/:id', page: page(() => import('./pages/contacts/contact.page')), nav: 'contacts' },
+  { path: '/properties', page: page(() => import('./pages/properties/properties.page')), nav: 'properties' },
+  { path: '/topics', page: page(() => import('./pages/topics/topics.page')), nav: 'topics' },
+  { path: '/events', page: page(() => import('./pages/events/events.page')), nav: 'events' },
 ];
 
 /** The navigation, in the order a sender works: what was sent, then set-up. */
@@ -83,8 +88,12 @@ export const NAV: { id: string; label: string; to: string; group: string }[] = [
   { id: 'admin-deliverability', label: 'Deliverability', to: '/admin/deliverability', group: 'Operator' },
   { id: 'admin-teams', label: 'Teams', to: '/admin/teams', group: 'Operator' },
   { id: 'admin-system', label: 'System', to: '/admin/system', group: 'Operator' },
-  { id: 'automations', label: 'Automations', to: '/automations', group: 'Audience' },
-  { id: 'broadcasts', label: 'Broadcasts', to: '/broadcasts', group: 'Audience' },
+  { id: 'contacts', label: 'Contacts', to: '/contacts', group: 'Audience' },
+  { id: 'properties', label: 'Properties', to: '/properties', group: 'Audience' },
+  { id: 'topics', label: 'Topics', to: '/topics', group: 'Audience' },
+  { id: 'events', label: 'Events', to: '/events', group: 'Audience' },
   { id: 'segments', label: 'Segments', to: '/segments', group: 'Audience' },
   { id: 'imports', label: 'Imports', to: '/imports', group: 'Audience' },
+  { id: 'broadcasts', label: 'Broadcasts', to: '/broadcasts', group: 'Audience' },
+  { id: 'automations', label: 'Automations', to: '/automations', group: 'Audience' },
 ];

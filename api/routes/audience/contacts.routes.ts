@@ -76,7 +76,7 @@ export const contactRoutes = [
     method: 'GET',
     path: '/contacts',
     operationId: 'listContacts',
-    summary: 'List contacts, newest first (segment_id: members of a segment)',
+    summary: 'List contacts, newest first (segment_id: members of a segment; q: addresses starting with it)',
     tag,
     permission: 'sending_access',
     scope: 'contacts:read',
@@ -86,7 +86,9 @@ export const contactRoutes = [
       const segmentId = query.segment_id ?? query.audience_id;
       const { contacts } = segmentId
         ? await services.segments.contacts(caller.team.id, segmentId, query)
-        : await services.contacts.list(caller.team.id, query);
+        : query.q !== undefined
+          ? await services.contacts.search(caller.team.id, query.q, query)
+          : await services.contacts.list(caller.team.id, query);
       return { status: 200, body: { object: 'list', data: contacts.map(publicContactItem) } };
     },
   }),

@@ -1,4 +1,5 @@
 import { audienceAliasRoutes } from './audiences.routes.js';
+import { contactEventRoutes } from './contact-events.routes.js';
 import { contactPropertyRoutes } from './contact-properties.routes.js';
 import { contactRoutes } from './contacts.routes.js';
 import { contactImportRoutes } from './imports.routes.js';
@@ -10,6 +11,7 @@ export const audienceRoutes = [
   // Before the contact routes: /contacts/imports is not /contacts/{contact}.
   ...contactImportRoutes,
   ...contactRoutes,
+  ...contactEventRoutes,
   ...contactPropertyRoutes,
   ...topicRoutes,
   ...segmentRoutes,

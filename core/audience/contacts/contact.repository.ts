@@ -93,9 +93,14 @@ export class ContactRepository {
   }
 
   /** Erasure: the row and everything hanging off it (values, topic choices, memberships). */
-  async erase(id: string): Promise<void> {
+  /**
+   * Erasure: the row and everything that holds its data, the payloads of the custom events sent
+   * for it included (they may carry personal data; read through (team_id, contact_id, id)).
+   */
+  async erase(teamId: string, id: string): Promise<void> {
     for (const table of ['contact_property_values', 'contact_topics', 'segment_members'])
       await this.knex(table).where({ contact_id: id }).delete();
+    await this.knex('custom_event_occurrences').where({ team_id: teamId, contact_id: id }).delete();
     await this.knex('contacts').where({ id }).delete();
   }
 

@@ -1,3 +1,4 @@
+import { whereStartsWith } from '../../../db/dialect.js';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
 import { isConflict, isUniqueViolation } from '../../../db/errors.js';
@@ -217,7 +218,7 @@ export class ContactService {
     return this.deps.knex.transaction(async (trx) => {
       const contact = await this.get(teamId, idOrEmail, trx);
       await new ConsentRecordRepository(trx).detachContact(teamId, contact.id);
-      await new ContactRepository(trx).erase(contact.id);
+      await new ContactRepository(trx).erase(teamId, contact.id);
       await this.deps.events.record(teamId, 'contact.deleted', publicContact(contact), trx);
       return contact;
     });
@@ -231,6 +232,11 @@ export class ContactService {
 
   list(teamId: string, page: PageQuery, narrow?: (query: Knex.QueryBuilder) => void) {
     return new ContactRepository(this.deps.knex).list(teamId, page, narrow);
+  }
+
+  /** Contacts whose address starts with `prefix` (any case), newest first: the dashboard's search. */
+  search(teamId: string, prefix: string, page: PageQuery) {
+    return this.list(teamId, page, (query) => whereStartsWith(query, 'email_normalized', prefix, { lowerCased: true }));
   }
 
   /** Every live topic with the contact's effective subscription (own choice, else the default). */
