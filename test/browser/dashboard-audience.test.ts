@@ -1,9 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import t from 'tap';
 import { browserSkipReason } from '../helpers/browser.js';
-import { assertAccessible, openDashboard, screenshot, signInByCookie } from '../helpers/dashboard.js';
-import { request } from '../helpers/http.js';
-import { startTestApp } from '../helpers/test-app.js';
+import { assertAccessible, dashboardForTeam, screenshot } from '../helpers/dashboard.js';
 import { markedVerifiedDomain } from '../helpers/verified-domain.js';
 
 /**
@@ -20,18 +18,8 @@ const skipped = browserSkipReason();
 if (skipped) {
   t.plan(0, skipped);
 } else {
-  const app = await startTestApp();
-  const d = await openDashboard(app);
-  const page: Page = d.page;
-  t.teardown(async () => {
-    await d.close();
-    await app.close();
-  });
-  const team = await app.createTeam('Audience');
-  await signInByCookie(app, d.context, team.teamId);
+  const { app, d, page, team, api } = await dashboardForTeam(t, 'Audience');
   await markedVerifiedDomain(app, team.teamId, 'sender.test');
-  const api = (method: string, path: string, body?: unknown) =>
-    request(app.url, path, { method, token: team.token, body });
   const WAIT = { timeout: 30_000 };
   let contactId = '';
   // An email to the address the contact will have, sent through the API: its page lists it.

@@ -1,11 +1,8 @@
-import type { Page } from 'playwright-core';
 import t from 'tap';
 import { ContactImportRunner, type ImportRunnerDeps } from '../../core/audience/imports/contact-import.runner.js';
 import { browserSkipReason } from '../helpers/browser.js';
 import { importWorker } from '../helpers/contact-imports.js';
-import { assertAccessible, openDashboard, screenshot, signInByCookie } from '../helpers/dashboard.js';
-import { request } from '../helpers/http.js';
-import { startTestApp } from '../helpers/test-app.js';
+import { assertAccessible, dashboardForTeam, screenshot } from '../helpers/dashboard.js';
 
 /**
  * The Imports pages in a real browser against a real appliance: a CSV of 500 contacts with two
@@ -21,17 +18,7 @@ const skipped = browserSkipReason();
 if (skipped) {
   t.plan(0, skipped);
 } else {
-  const app = await startTestApp();
-  const d = await openDashboard(app);
-  const page: Page = d.page;
-  t.teardown(async () => {
-    await d.close();
-    await app.close();
-  });
-  const team = await app.createTeam('Imports');
-  await signInByCookie(app, d.context, team.teamId);
-  const api = (method: string, path: string, body?: unknown) =>
-    request(app.url, path, { method, token: team.token, body });
+  const { app, d, page, api } = await dashboardForTeam(t, 'Imports');
   const WAIT = { timeout: 30_000 };
   const created = await api('POST', '/contact-properties', { key: 'seats', type: 'number' });
   if (created.status !== 201) throw new Error(`property: ${created.text}`);

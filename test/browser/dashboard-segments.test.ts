@@ -1,9 +1,7 @@
 import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { browserSkipReason } from '../helpers/browser.js';
-import { assertAccessible, openDashboard, screenshot, signInByCookie } from '../helpers/dashboard.js';
-import { request } from '../helpers/http.js';
-import { startTestApp } from '../helpers/test-app.js';
+import { assertAccessible, dashboardForTeam, screenshot } from '../helpers/dashboard.js';
 
 /**
  * The Segments pages in a real browser against a real appliance: a segment with two conditions
@@ -17,17 +15,7 @@ const skipped = browserSkipReason();
 if (skipped) {
   t.plan(0, skipped);
 } else {
-  const app = await startTestApp();
-  const d = await openDashboard(app);
-  const page: Page = d.page;
-  t.teardown(async () => {
-    await d.close();
-    await app.close();
-  });
-  const team = await app.createTeam('Segments');
-  await signInByCookie(app, d.context, team.teamId);
-  const api = (method: string, path: string, body?: unknown) =>
-    request(app.url, path, { method, token: team.token, body });
+  const { d, page, api } = await dashboardForTeam(t, 'Segments');
   const WAIT = { timeout: 30_000 };
 
   // Set-up outside any subtest throws instead of asserting.

@@ -4,7 +4,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Test } from 'tap';
 import { launchChromium } from './browser.js';
 import { sessionInTeam } from './accounts.js';
-import type { TestApp } from './test-app.js';
+import { request } from './http.js';
+import { startTestApp, type TestApp } from './test-app.js';
 
 /**
  * The dashboard in headless Chromium against a real appliance (startTestApp): sign a person in
@@ -76,4 +77,22 @@ export async function assertAccessible(t: Test, page: Page, label: string): Prom
     [],
     `${label}: no serious or critical accessibility violation`,
   );
+}
+
+/**
+ * A page test's usual start: an appliance, a browser, a team whose owner is signed in by cookie,
+ * and `api` calling the appliance with the team's key; all closed when `t` ends.
+ */
+export async function dashboardForTeam(t: Test, teamName: string) {
+  const app = await startTestApp();
+  const d = await openDashboard(app);
+  t.teardown(async () => {
+    await d.close();
+    await app.close();
+  });
+  const team = await app.createTeam(teamName);
+  await signInByCookie(app, d.context, team.teamId);
+  const api = (method: string, path: string, body?: unknown) =>
+    request(app.url, path, { method, token: team.token, body });
+  return { app, d, page: d.page, team, api };
 }

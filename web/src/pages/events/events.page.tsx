@@ -1,6 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client';
 import { useCursorList } from '../../api/list';
 import { useSearchParam } from '../../router';
 import { Badge } from '../../ui/badge';
@@ -12,7 +10,7 @@ import { Card, EmptyState, Loading, PageHeader } from '../../ui/page';
 import { ListPager } from '../../ui/pager';
 import { DataTable } from '../../ui/table';
 import { Time } from '../../ui/time';
-import { useToast } from '../../ui/toast';
+import { useListDelete } from '../../ui/use-list-delete';
 import { EventForm } from './event-form';
 import type { EventDefinition } from './event-types';
 import { SendTestEvent } from './send-test-event';
@@ -38,21 +36,11 @@ function SchemaCell({ schema }: { schema: EventDefinition['schema'] }) {
  * schema (define, replace the schema, delete), and a form to send one for a contact.
  */
 export default function EventsPage() {
-  const client = useQueryClient();
-  const toast = useToast();
   const [adding, setAdding] = useSearchParam('new');
   const [search, setSearch] = useSearchParam('search');
   const list = useCursorList<EventDefinition>('/events', { search: search.trim() || undefined });
   const [editing, setEditing] = useState<EventDefinition | null>(null);
-  const [deleting, setDeleting] = useState<EventDefinition | null>(null);
-  const remove = useMutation({
-    mutationFn: (event: EventDefinition) => api.delete(`/events/${event.id}`),
-    onSuccess: async (_answer, event) => {
-      setDeleting(null);
-      toast(`Event ${event.name} deleted`);
-      await client.invalidateQueries({ queryKey: ['/events'] });
-    },
-  });
+  const { deleting, setDeleting, remove } = useListDelete<EventDefinition>('/events', (event) => `Event ${event.name}`);
   return (
     <>
       <PageHeader

@@ -1,6 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client';
 import { useCursorList } from '../../api/list';
 import { useSearchParam } from '../../router';
 import { Button } from '../../ui/button';
@@ -10,7 +8,7 @@ import { Card, EmptyState, Loading, PageHeader } from '../../ui/page';
 import { ListPager } from '../../ui/pager';
 import { DataTable } from '../../ui/table';
 import { Time } from '../../ui/time';
-import { useToast } from '../../ui/toast';
+import { useListDelete } from '../../ui/use-list-delete';
 import { CreatePropertyForm } from './create-property-form';
 import { EditFallbackDialog } from './edit-fallback-dialog';
 import type { ContactProperty } from './property-types';
@@ -21,20 +19,13 @@ import type { ContactProperty } from './property-types';
  * its dialog with the API's reason, which names what uses it.
  */
 export default function PropertiesPage() {
-  const client = useQueryClient();
-  const toast = useToast();
   const [adding, setAdding] = useSearchParam('new');
   const list = useCursorList<ContactProperty>('/contact-properties');
   const [editing, setEditing] = useState<ContactProperty | null>(null);
-  const [deleting, setDeleting] = useState<ContactProperty | null>(null);
-  const remove = useMutation({
-    mutationFn: (property: ContactProperty) => api.delete(`/contact-properties/${property.id}`),
-    onSuccess: async (_answer, property) => {
-      setDeleting(null);
-      toast(`Property ${property.key} deleted`);
-      await client.invalidateQueries({ queryKey: ['/contact-properties'] });
-    },
-  });
+  const { deleting, setDeleting, remove } = useListDelete<ContactProperty>(
+    '/contact-properties',
+    (property) => `Property ${property.key}`,
+  );
   return (
     <>
       <PageHeader

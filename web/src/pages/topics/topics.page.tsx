@@ -1,6 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client';
 import { useCursorList } from '../../api/list';
 import { useSearchParam } from '../../router';
 import { Badge } from '../../ui/badge';
@@ -11,7 +9,7 @@ import { Card, EmptyState, Loading, PageHeader } from '../../ui/page';
 import { ListPager } from '../../ui/pager';
 import { DataTable } from '../../ui/table';
 import { Time } from '../../ui/time';
-import { useToast } from '../../ui/toast';
+import { useListDelete } from '../../ui/use-list-delete';
 import { TopicForm } from './topic-form';
 import { DEFAULT_WORDS, type Topic } from './topic-types';
 
@@ -21,20 +19,10 @@ import { DEFAULT_WORDS, type Topic } from './topic-types';
  * their page.
  */
 export default function TopicsPage() {
-  const client = useQueryClient();
-  const toast = useToast();
   const [adding, setAdding] = useSearchParam('new');
   const list = useCursorList<Topic>('/topics');
   const [editing, setEditing] = useState<Topic | null>(null);
-  const [deleting, setDeleting] = useState<Topic | null>(null);
-  const remove = useMutation({
-    mutationFn: (topic: Topic) => api.delete(`/topics/${topic.id}`),
-    onSuccess: async (_answer, topic) => {
-      setDeleting(null);
-      toast(`Topic ${topic.name} deleted`);
-      await client.invalidateQueries({ queryKey: ['/topics'] });
-    },
-  });
+  const { deleting, setDeleting, remove } = useListDelete<Topic>('/topics', (topic) => `Topic ${topic.name}`);
   return (
     <>
       <PageHeader
