@@ -76,7 +76,8 @@ export const contactRoutes = [
     method: 'GET',
     path: '/contacts',
     operationId: 'listContacts',
-    summary: 'List contacts, newest first (segment_id: members of a segment; q: addresses starting with it)',
+    summary:
+      'List contacts, newest first (segment_id: members of a segment; q: addresses starting with it, in address order)',
     tag,
     permission: 'sending_access',
     scope: 'contacts:read',

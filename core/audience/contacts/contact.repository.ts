@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readBoolean, readTimestamp } from '../../../db/dialect.js';
+import { readBoolean, readTimestamp, whereStartsWith } from '../../../db/dialect.js';
 import { normalizeEmail } from '../../shared/addresses/email-address.js';
 import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
 import type { PropertyValue } from '../properties/contact-property.types.js';
@@ -115,6 +115,39 @@ export class ContactRepository {
     narrow?.(query);
     const { rows, hasMore } = await paginateNewestFirst<ContactRow>(query, page);
     return { contacts: rows.map(toContact), hasMore };
+  }
+
+  /**
+   * Contacts whose address starts with `prefix` (lower case), in address order: on the
+   * (team_id, email_normalized) unique index a page is one range read, however many addresses
+   * match (ordering matches by id instead would sort every match first). The cursor is a
+   * contact id, as elsewhere, read back to its address; an unknown one gives an empty page.
+   */
+  async searchByAddress(teamId: string, prefix: string, page: PageQuery) {
+    const limit = page.limit ?? 20;
+    const cursor = page.after ?? page.before;
+    let from: string | undefined;
+    if (cursor) {
+      const row = (await this.knex('contacts').where({ team_id: teamId, id: cursor }).first('email_normalized')) as
+        { email_normalized: string } | undefined;
+      if (!row) return { contacts: [], hasMore: false };
+      from = row.email_normalized;
+    }
+    const query = this.knex('contacts').select(CONTACT_COLUMNS).where({ team_id: teamId });
+    // The range lets either database read only the matching stretch of the index; LIKE keeps the
+    // match exact (case, and % or _ as ordinary characters).
+    query.where('email_normalized', '>=', prefix).where('email_normalized', '<', `${prefix}\uffff`);
+    whereStartsWith(query, 'email_normalized', prefix, { lowerCased: true });
+    if (page.before) {
+      const rows = (await query
+        .where('email_normalized', '<', from!)
+        .orderBy('email_normalized', 'desc')
+        .limit(limit + 1)) as ContactRow[];
+      return { contacts: rows.slice(0, limit).reverse().map(toContact), hasMore: rows.length > limit };
+    }
+    if (from) query.where('email_normalized', '>', from);
+    const rows = (await query.orderBy('email_normalized', 'asc').limit(limit + 1)) as ContactRow[];
+    return { contacts: rows.slice(0, limit).map(toContact), hasMore: rows.length > limit };
   }
 
   /** The contact's values keyed by the property's declared key. */

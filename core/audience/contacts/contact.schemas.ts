@@ -56,7 +56,7 @@ export const listContactsQuerySchema = withPageRules(
       // (team_id, email_normalized) index, so it stays fast at a million contacts.
       q: searchParam(320)
         .transform((value) => value.trim())
-        .describe('Only contacts whose address starts with this (case-insensitive)')
+        .describe('Only contacts whose address starts with this (case-insensitive), in address order')
         .optional(),
     })
     .strict(),

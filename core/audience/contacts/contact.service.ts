@@ -1,4 +1,3 @@
-import { whereStartsWith } from '../../../db/dialect.js';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
 import { isConflict, isUniqueViolation } from '../../../db/errors.js';
@@ -234,9 +233,9 @@ export class ContactService {
     return new ContactRepository(this.deps.knex).list(teamId, page, narrow);
   }
 
-  /** Contacts whose address starts with `prefix` (any case), newest first: the dashboard's search. */
+  /** Contacts whose address starts with `prefix` (any case), in address order: the dashboard's search. */
   search(teamId: string, prefix: string, page: PageQuery) {
-    return this.list(teamId, page, (query) => whereStartsWith(query, 'email_normalized', prefix, { lowerCased: true }));
+    return new ContactRepository(this.deps.knex).searchByAddress(teamId, prefix.toLowerCase(), page);
   }
 
   /** Every live topic with the contact's effective subscription (own choice, else the default). */

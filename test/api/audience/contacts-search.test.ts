@@ -13,10 +13,10 @@ for (const email of ['Anna@Example.com', 'anne@example.com', 'bob@example.com', 
 await request(app.url, '/contacts', { method: 'POST', token: other.token, body: { email: 'anna.other@example.com' } });
 const emailsOf = (body: { data: Array<{ email: string }> }) => body.data.map((c) => c.email);
 
-t.test('the start of an address, any case, newest first, only the team’s', async (t) => {
+t.test('the start of an address, any case, in address order, only the team’s', async (t) => {
   const res = await call('/contacts?q=ANN');
   t.equal(res.status, 200);
-  t.same(emailsOf(res.body), ['anne@example.com', 'Anna@Example.com']);
+  t.same(emailsOf(res.body), ['Anna@Example.com', 'anne@example.com']);
   t.same(Object.keys(res.body).sort(), ['data', 'object'], 'the list shape of the spec (no has_more)');
   t.same(emailsOf((await call('/contacts?q=%20bob%20')).body), ['bob@example.com'], 'spaces around are ignored');
   t.same(emailsOf((await call('/contacts?q=an_')).body), ['an_x@example.com'], '_ is an ordinary character');
@@ -24,14 +24,18 @@ t.test('the start of an address, any case, newest first, only the team’s', asy
   t.same(emailsOf((await call('/contacts?q=zzz')).body), []);
 });
 
-t.test('pages with limit and after, like the list', async (t) => {
+t.test('pages with limit, after and before (contact ids), in the database’s address order', async (t) => {
+  // Punctuation sorts differently in SQLite and in MariaDB's collation: the pages are checked to
+  // cover every match once, in the order a single page would list them.
+  const all = emailsOf((await call('/contacts?q=an&limit=10')).body);
+  t.same([...all].sort(), ['Anna@Example.com', 'an%y@example.com', 'an_x@example.com', 'anne@example.com'].sort());
   const first = await call('/contacts?q=an&limit=2');
-  t.equal(first.body.data.length, 2);
   const rest = await call(`/contacts?q=an&limit=10&after=${first.body.data[1].id}`);
-  t.same(
-    [...emailsOf(first.body), ...emailsOf(rest.body)].sort(),
-    ['Anna@Example.com', 'an%y@example.com', 'an_x@example.com', 'anne@example.com'].sort(),
-  );
+  t.same([...emailsOf(first.body), ...emailsOf(rest.body)], all, 'two pages, the same order, nothing twice');
+  const back = await call(`/contacts?q=an&limit=10&before=${rest.body.data[0].id}`);
+  t.same(emailsOf(back.body), emailsOf(first.body), 'before walks back');
+  const ghost = await call('/contacts?q=an&after=0190b2c4-0000-7000-8000-000000000000');
+  t.same(ghost.body.data, [], 'an unknown cursor gives an empty page');
 });
 
 t.test('refusals', async (t) => {

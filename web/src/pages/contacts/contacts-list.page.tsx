@@ -13,7 +13,8 @@ import { CreateContactForm } from './create-contact-form';
 import { useContactList } from './use-contact-list';
 
 /**
- * The team's contacts, newest first, found by the start of their address (what the API can
+ * The team's contacts, newest first; a search by the start of the address lists matches in
+ * address order (what the API can
  * answer from an index at any size: no substring search, no total count).
  */
 export default function ContactsListPage() {
