@@ -304,6 +304,10 @@ if (skipped) {
       await shot(page, name);
       await assertAccessible(t, page, `${heading} page`);
     }
+    // The System page lists what operators did through the admin API (its own request log).
+    const requests = page.getByRole('region', { name: 'Operator requests' });
+    await requests.getByRole('row').filter({ hasText: 'GET /admin/system' }).first().waitFor(WAIT);
+    t.pass('the page’s own calls are in the operator requests');
   });
 
   t.test('a team user opening the console sees the refusal and no operator navigation', async (t) => {

@@ -6,6 +6,9 @@ import { DataTable } from '../../ui/table';
 import { Time } from '../../ui/time';
 import type { ErrorLog } from './admin-types';
 
+/** The admin API's requests are logged under this team id, which no team has (GET /admin/logs). */
+const OPERATOR_LOG_TEAM_ID = '00000000-0000-0000-0000-000000000000';
+
 /** The API's recent server errors (5xx), and where the processes' own logs are to be read. */
 export function RecentErrorsCard() {
   const errors = useQuery({
@@ -33,7 +36,14 @@ export function RecentErrorsCard() {
               { header: 'Error', cell: (row) => row.error_name ?? <span className="muted">—</span> },
               {
                 header: 'Team',
-                cell: (row) => (row.team_id ? <code>{row.team_id}</code> : <span className="muted">—</span>),
+                cell: (row) =>
+                  row.team_id === OPERATOR_LOG_TEAM_ID ? (
+                    <span>operator console</span>
+                  ) : row.team_id ? (
+                    <code>{row.team_id}</code>
+                  ) : (
+                    <span className="muted">—</span>
+                  ),
               },
               { header: 'Request ID', cell: (row) => (row.request_id ? <code>{row.request_id}</code> : '—') },
             ]}

@@ -7,6 +7,7 @@ import { DataTable } from '../../ui/table';
 import { Time } from '../../ui/time';
 import type { SystemStatus } from './admin-types';
 import { RecentErrorsCard } from './recent-errors-card';
+import { OperatorRequestsCard } from './operator-requests-card';
 
 const ok = (value: boolean | null, words: [string, string] = ['ok', 'failing']) =>
   value === null ? (
@@ -112,6 +113,7 @@ export default function SystemPage() {
             />
           </Card>
           <RecentErrorsCard />
+          <OperatorRequestsCard />
         </>
       ) : null}
     </>
