@@ -10,6 +10,7 @@ import { Card, EmptyState, Loading, PageHeader } from '../../ui/page';
 import { ListPager } from '../../ui/pager';
 import { DataTable } from '../../ui/table';
 import { Time } from '../../ui/time';
+import { RowActions } from '../../ui/row-actions';
 import { useListDelete } from '../../ui/use-list-delete';
 import { EventForm } from './event-form';
 import type { EventDefinition } from './event-types';
@@ -94,23 +95,12 @@ export default function EventsPage() {
               {
                 header: <span className="visually-hidden">Actions</span>,
                 cell: (row) => (
-                  <div className="row-actions">
-                    <Button
-                      className="btn-small"
-                      onClick={() => setEditing(row)}
-                      aria-label={`Edit schema of ${row.name}`}
-                    >
-                      Edit schema
-                    </Button>
-                    <Button
-                      className="btn-small"
-                      variant="danger"
-                      onClick={() => setDeleting(row)}
-                      aria-label={`Delete ${row.name}`}
-                    >
-                      Delete
-                    </Button>
-                  </div>
+                  <RowActions
+                    name={row.name}
+                    editLabel="Edit schema"
+                    onEdit={() => setEditing(row)}
+                    onDelete={() => setDeleting(row)}
+                  />
                 ),
               },
             ]}

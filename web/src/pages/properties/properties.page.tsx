@@ -8,6 +8,7 @@ import { Card, EmptyState, Loading, PageHeader } from '../../ui/page';
 import { ListPager } from '../../ui/pager';
 import { DataTable } from '../../ui/table';
 import { Time } from '../../ui/time';
+import { RowActions } from '../../ui/row-actions';
 import { useListDelete } from '../../ui/use-list-delete';
 import { CreatePropertyForm } from './create-property-form';
 import { EditFallbackDialog } from './edit-fallback-dialog';
@@ -64,19 +65,7 @@ export default function PropertiesPage() {
               {
                 header: <span className="visually-hidden">Actions</span>,
                 cell: (row) => (
-                  <div className="row-actions">
-                    <Button className="btn-small" onClick={() => setEditing(row)} aria-label={`Edit ${row.key}`}>
-                      Edit
-                    </Button>
-                    <Button
-                      className="btn-small"
-                      variant="danger"
-                      onClick={() => setDeleting(row)}
-                      aria-label={`Delete ${row.key}`}
-                    >
-                      Delete
-                    </Button>
-                  </div>
+                  <RowActions name={row.key} onEdit={() => setEditing(row)} onDelete={() => setDeleting(row)} />
                 ),
               },
             ]}

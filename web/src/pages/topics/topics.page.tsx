@@ -9,6 +9,7 @@ import { Card, EmptyState, Loading, PageHeader } from '../../ui/page';
 import { ListPager } from '../../ui/pager';
 import { DataTable } from '../../ui/table';
 import { Time } from '../../ui/time';
+import { RowActions } from '../../ui/row-actions';
 import { useListDelete } from '../../ui/use-list-delete';
 import { TopicForm } from './topic-form';
 import { DEFAULT_WORDS, type Topic } from './topic-types';
@@ -73,19 +74,7 @@ export default function TopicsPage() {
               {
                 header: <span className="visually-hidden">Actions</span>,
                 cell: (row) => (
-                  <div className="row-actions">
-                    <Button className="btn-small" onClick={() => setEditing(row)} aria-label={`Edit ${row.name}`}>
-                      Edit
-                    </Button>
-                    <Button
-                      className="btn-small"
-                      variant="danger"
-                      onClick={() => setDeleting(row)}
-                      aria-label={`Delete ${row.name}`}
-                    >
-                      Delete
-                    </Button>
-                  </div>
+                  <RowActions name={row.name} onEdit={() => setEditing(row)} onDelete={() => setDeleting(row)} />
                 ),
               },
             ]}
