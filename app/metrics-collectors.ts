@@ -35,6 +35,23 @@ export function registerScrapeCollectors(runtime: Runtime, parts: { mta: boolean
       const oldest = await services.deliveries.oldestDue(now);
       metrics.queueOldestDueSeconds.set(oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0);
     });
+  if (parts.mta)
+    metrics.onScrape(async () => {
+      // Warm-up progress per address and provider: the series of an address that finished go away.
+      metrics.warmupDay.reset();
+      metrics.warmupSentToday.reset();
+      metrics.warmupAllowanceToday.reset();
+      const providers = services.shaping.providers.all().map((rule) => rule.name);
+      for (const status of await services.shaping.warmup.status(providers)) {
+        if (status.complete) continue;
+        metrics.warmupDay.set({ ip: status.address }, status.day);
+        for (const provider of status.providers) {
+          metrics.warmupSentToday.set({ ip: status.address, provider: provider.provider }, provider.sent);
+          if (provider.allowance !== null)
+            metrics.warmupAllowanceToday.set({ ip: status.address, provider: provider.provider }, provider.allowance);
+        }
+      }
+    });
   if (parts.scheduler)
     metrics.onScrape(async () => metrics.webhookOutbox.set(await services.webhookDeliveries.waitingCount()));
 }

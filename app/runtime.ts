@@ -10,6 +10,7 @@ import type { Config } from '../lib/config/config.schema.js';
 import { ConfigError } from '../lib/errors.js';
 import { createKeyValueStore } from '../lib/kv/create-kv.js';
 import type { KeyValueStore } from '../lib/kv/kv.js';
+import type { TlsResultSink } from '../core/sending/tls-reports/tls-result.types.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { ProcessMetrics } from '../lib/metrics/process-metrics.js';
 import { VERSION } from '../lib/version.js';
@@ -35,6 +36,8 @@ export type Runtime = {
   dashboardUrl: { value: string };
   /** This process's Prometheus metrics (served by `mailroom` processes on metrics.host:port). */
   metrics: ProcessMetrics;
+  /** Where the mta records each connection's TLS result (RFC 8460); unset: services.tlsReports.sink (tests set their own). */
+  tlsResults?: TlsResultSink;
   close(): Promise<void>;
 };
 
@@ -143,6 +146,8 @@ export async function createRuntime(
       // Reset mails answered before the shutdown began are finished, not dropped.
       await services.accountRecovery.drain();
       await services.processLease.stop();
+      // The mta's TLS session counts not yet written (RFC 8460 reports); nothing elsewhere.
+      await services.tlsReports.sink.stop();
       await spool.close();
       await kv.close();
       await db.knex.destroy();

@@ -36,6 +36,9 @@ import { createAiServices } from '../core/ai/ai.services.js';
 import { classifyReply } from '../core/sending/bounces/bounce-classifier.js';
 import { QueueInspection } from '../core/sending/deliveries/queue-inspection.js';
 import { OperatorConsole } from './operator/operator-console.js';
+import { createTlsReportServices } from '../core/sending/tls-reports/tls-reports.services.js';
+import { reportMailInput } from '../core/sending/tls-reports/report-mail.js';
+import { createShapingServices } from '../core/sending/shaping/shaping.services.js';
 
 export type Infrastructure = {
   knex: Knex;
@@ -180,6 +183,19 @@ export function createServices(infra: Infrastructure) {
           }
         : undefined,
   });
+  // RFC 8460 TLS reports: the mta's result sink, and the daily reports; mailto: reports go
+  // through the ordinary acceptance path as the operator's team, like account mail.
+  const reportFrom = infra.config.tlsReports.mailFrom ?? mailFrom;
+  const tlsReports = createTlsReportServices({
+    ...infra,
+    sendMail:
+      reportFrom && mailTeamId
+        ? async (mail) => {
+            const team = await platform.teams.get(mailTeamId);
+            await sending!.emailAcceptance.acceptForAccountMail(team, reportMailInput(reportFrom, mail));
+          }
+        : undefined,
+  });
   // The OAuth authorization server; its access tokens authenticate like keys (with scopes).
   const oauth = createOAuthServices({
     ...infra,
@@ -209,6 +225,15 @@ export function createServices(infra: Infrastructure) {
       classify: (reply) => classifyReply(reply),
     },
   });
+  // Traffic shaping and warm-up; a complaint about marketing mail counts towards the team's
+  // complaint rate at the provider (counted after the complaint's own work, never failing it).
+  const { shaping } = createShapingServices(infra);
+  sending.lateOutcomes.onComplaint(async (_trx, complaint) => {
+    void (async () => {
+      const email = await sending!.lateOutcomes.findEmail(complaint.emailId);
+      if (email?.broadcastId) await shaping.complaints.complained(complaint.teamId, complaint.address);
+    })().catch((err: unknown) => infra.logger.warn({ err }, 'could not count a complaint towards the complaint rate'));
+  });
   // The admin API's reads and switches beyond the team services (queue, pools, doctor, system).
   const operatorConsole = new OperatorConsole({
     ...infra,
@@ -230,6 +255,7 @@ export function createServices(infra: Infrastructure) {
     ...automations,
     ...ai,
     ...billingGroup,
+    shaping,
     usageSnapshot,
     contentAccess,
     domainHealth,
@@ -237,6 +263,7 @@ export function createServices(infra: Infrastructure) {
     lookupCache,
     units,
     operatorConsole,
+    tlsReports,
   };
 }
 

@@ -37,6 +37,12 @@ const WARMUP = Number(process.env.BENCH_MTA_WARMUP ?? 500);
 const MODE = (process.env.BENCH_MTA_POSTFIX_MODE ?? 'hold') as PostfixMode;
 /** 0: the delivery worker runs in the benchmark process; n: n `mailroom mta` processes. */
 const PROCESSES = Number(process.env.BENCH_MTA_PROCESSES ?? 0);
+/**
+ * Also time Mailroom with traffic shaping off, in the same round (no rule limits the sink's
+ * domain, so shaping costs only its checks): the figure must hold within 5% with it on.
+ * BENCH_MTA_SHAPING_PEER=0 skips it.
+ */
+const SHAPING_PEER = process.env.BENCH_MTA_SHAPING_PEER !== '0';
 const SERVER = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SINK_HOST = '127.0.0.10';
@@ -49,6 +55,9 @@ type Sample = {
   postfix: number;
   mailroomCpuMs: number;
   postfixCpuMs: number;
+  /** Mailroom with shaping off (the peer of the default run, which has it on); 0 when not run. */
+  unshaped: number;
+  unshapedCpuMs: number;
 };
 
 const median = (values: number[]) => {
@@ -108,8 +117,39 @@ async function warmUpPostfix(relay: PostfixRelay, messages: BenchMessage[], sink
   await relay.waitEmpty();
 }
 
+/** Mailroom alone with shaping off: messages per second and CPU ms per message. */
+async function unshaped(round: number, size: number, sink: SinkProcess, dns: TestDnsServer) {
+  const mailroom = await MailroomBench.start({
+    server: SERVER,
+    redis: REDIS,
+    dns: dns.address,
+    sink,
+    egress: EGRESS,
+    label: `${round}_${size}_unshaped`,
+    mta: { shaping: { enabled: false } },
+  });
+  try {
+    if (PROCESSES === 0) await mailroom.warmUp(WARMUP, bodyOfSize(size));
+    await mailroom.accept(TOTAL, bodyOfSize(size));
+    const before = sink.received;
+    const result = await mailroom.deliver(TOTAL, PROCESSES);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const problems = await mailroom.verify(TOTAL);
+    if (sink.received - before !== TOTAL) problems.push(`the sink received ${sink.received - before} messages`);
+    if (problems.length > 0) throw new Error(`Mailroom (shaping off) run is not valid: ${problems.join('; ')}`);
+    return {
+      rate: TOTAL / result.seconds,
+      cpuMs: perMessageMs(result.cpu.mta + result.cpu.database + result.cpu.sink),
+    };
+  } finally {
+    await mailroom.close();
+  }
+}
+
 /** One size, one round: accept in Mailroom, then time both (alternating which goes first). */
 async function measure(round: number, size: number, sink: SinkProcess, dns: TestDnsServer): Promise<Sample> {
+  // The shaping peer runs first in odd rounds and last in even ones, as Postfix does.
+  const peerFirst = SHAPING_PEER && round % 2 === 1 ? await unshaped(round, size, sink, dns) : null;
   const mailroom = await MailroomBench.start({
     server: SERVER,
     redis: REDIS,
@@ -132,7 +172,10 @@ async function measure(round: number, size: number, sink: SinkProcess, dns: Test
     if (result.signedKeyBits !== 2048) problems.push(`signing key: RSA ${result.signedKeyBits} bits`);
     if (problems.length > 0) throw new Error(`Mailroom run is not valid: ${problems.join('; ')}`);
     const { seconds, cpu } = other ?? (await postfix(messages, sink));
+    const peer = peerFirst ?? (SHAPING_PEER ? await unshaped(round, size, sink, dns) : null);
     const sample: Sample = {
+      unshaped: peer?.rate ?? 0,
+      unshapedCpuMs: peer?.cpuMs ?? 0,
       size,
       bytes,
       mailroom: TOTAL / result.seconds,
@@ -143,7 +186,10 @@ async function measure(round: number, size: number, sink: SinkProcess, dns: Test
     const ms = (value: number) => perMessageMs(value).toFixed(2);
     console.log(
       `[round ${round}] ${(bytes / 1024).toFixed(1)} KB x ${TOTAL}: Mailroom ${sample.mailroom.toFixed(0)}/s (${result.seconds.toFixed(2)} s; CPU ms/msg: mta ${ms(result.cpu.mta)}, MariaDB ${ms(result.cpu.database)}, sink ${ms(result.cpu.sink)}), ` +
-        `Postfix ${sample.postfix.toFixed(0)}/s (${seconds.toFixed(2)} s; CPU ms/msg: postfix ${ms(cpu.postfix)}, sink ${ms(cpu.sink)}), ratio ${(sample.mailroom / sample.postfix).toFixed(2)}`,
+        `Postfix ${sample.postfix.toFixed(0)}/s (${seconds.toFixed(2)} s; CPU ms/msg: postfix ${ms(cpu.postfix)}, sink ${ms(cpu.sink)}), ratio ${(sample.mailroom / sample.postfix).toFixed(2)}` +
+        (peer
+          ? `; shaping off ${peer.rate.toFixed(0)}/s (CPU ms/msg ${peer.cpuMs.toFixed(2)}), on/off ${(sample.mailroom / peer.rate).toFixed(3)}`
+          : ''),
     );
     return sample;
   } finally {
@@ -209,6 +255,32 @@ try {
     `ceiling: the messages per second ${CORES} cores could deliver at Mailroom's CPU per message (with MariaDB's and the sink's) if every core did nothing else, ` +
       "over Postfix's measured rate; only less CPU per message raises it, not more processes or connections",
   );
+  if (SHAPING_PEER) {
+    console.log(
+      '\n| size | Mailroom, shaping on (default) msgs/s | shaping off msgs/s | ratio on/off | CPU ms/msg on | CPU ms/msg off |',
+    );
+    console.log('| --- | --- | --- | --- | --- | --- |');
+    for (const size of SIZES) {
+      const of = samples.filter((s) => s.size === size);
+      const cell = (values: number[], digits = 0) => `${median(values).toFixed(digits)} (${spread(values, digits)})`;
+      console.log(
+        `| ${(median(of.map((s) => s.bytes)) / 1024).toFixed(1)} KB | ${cell(of.map((s) => s.mailroom))} | ${cell(of.map((s) => s.unshaped))} ` +
+          `| ${cell(
+            of.map((s) => s.mailroom / s.unshaped),
+            3,
+          )} | ${cell(
+            of.map((s) => s.mailroomCpuMs),
+            2,
+          )} | ${cell(
+            of.map((s) => s.unshapedCpuMs),
+            2,
+          )} |`,
+      );
+    }
+    console.log(
+      'shaping on: the default (rules for the large providers; none matches the sink domain, so none limits it)',
+    );
+  }
   console.log(
     `medians of ${ROUNDS} round(s); in parentheses the lowest and highest round. CPU: user + system time of the processes during the timed run (MariaDB's includes any other client it served meanwhile)`,
   );

@@ -23,6 +23,8 @@ export type MailroomSetup = {
   sink: { host: string; port: number; received: number; waitFor(count: number): Promise<void> };
   egress: string;
   label: string;
+  /** mta settings of this run only, over BENCH_MTA_CONFIG (the shaping peer run turns shaping off). */
+  mta?: Record<string, unknown>;
 };
 
 /** CPU seconds spent in the timed run by Mailroom's processes, MariaDB (all its clients) and the sink. */
@@ -60,6 +62,7 @@ export class MailroomBench {
       JSON.stringify({
         mta: {
           ...benchMtaOverrides(),
+          ...setup.mta,
           hostname: 'mta.bench.test',
           port: setup.sink.port,
           regions: { 'us-east-1': { ips: [{ address: setup.egress, helo: 'out.bench.test' }] } },

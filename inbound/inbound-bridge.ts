@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import type { Runtime } from '../app/runtime.js';
 import type { InboundEnvelope } from '../core/receiving/received-email.types.js';
 import { mimeLimitExceeded } from '../lib/mail/mime-limits.js';
+import { DmarcReportTooLargeError } from '../core/receiving/dmarc-reports/dmarc-report.service.js';
 
 /** What the plugins post at RCPT. */
 type RcptQuestion = { recipient?: unknown; sender?: unknown; remote_ip?: unknown };
@@ -75,6 +76,7 @@ export function startInboundBridge(runtime: Runtime, socketPath: string): Promis
         received: result.received.map((email) => email.id),
         reports: result.reports,
         unsubscribed: result.unsubscribed,
+        dmarcReports: result.dmarcReports,
         unrouted: result.unrouted,
         bytes: raw.length,
       },
@@ -98,7 +100,13 @@ export function startInboundBridge(runtime: Runtime, socketPath: string): Promis
     handler(req, res).catch((err: unknown) => {
       // A message the parser refuses for its own structure fails the same way on every retry:
       // refused permanently (the plugin answers 554 5.6.0), not deferred as our failure.
-      const refusal = req.url === '/messages' ? mimeLimitExceeded(err) : undefined;
+      // So does a DMARC report over config.dmarcReports.maxReportBytes.
+      const refusal =
+        req.url !== '/messages'
+          ? undefined
+          : err instanceof DmarcReportTooLargeError
+            ? `DMARC report too large (limit ${err.limit} bytes)`
+            : mimeLimitExceeded(err);
       if (refusal) {
         logger.warn({ reason: refusal }, 'inbound: message refused');
         metrics.inboundMessages.inc({ outcome: 'refused' });

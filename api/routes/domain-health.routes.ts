@@ -53,7 +53,12 @@ export const domainHealthRoutes = [
     responses: { 200: { description: 'The zone-file snippet', contentType: 'text/plain' } },
     handler: async ({ params, caller, services }) => {
       const { domain, records } = await services.domains.get(caller.team.id, params.domain_id);
-      const text = bindZoneSnippet(domain, records);
+      const text = bindZoneSnippet(
+        domain,
+        records,
+        services.tlsReports.ruaAddress,
+        services.dmarcReports.recordValue(domain),
+      );
       return { status: 200, raw: { contentType: 'text/plain; charset=utf-8', bytes: Buffer.from(text, 'utf8') } };
     },
   }),

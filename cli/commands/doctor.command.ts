@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { connect, dialectOf, sqlitePathFromUrl, type Database } from '../../db/connection.js';
 import { bindZoneSnippet } from '../../core/platform/doctor/bind-zone.js';
 import { recordTargets } from '../../core/sending/domains/record-targets.js';
+import { dmarcRecordValue } from '../../core/sending/domains/dmarc-record.js';
 import { exitCodeOf, formatResults, runDoctor } from '../../core/platform/doctor/doctor.js';
 import { createPtrLookup } from '../../core/platform/doctor/reverse-names.js';
 import { expectedRecords } from '../../core/sending/domains/domain-records.js';
@@ -87,8 +88,9 @@ async function dnsZone(options: { domain: string; team?: string }): Promise<void
         `${options.domain} belongs to ${named.length} teams (${named.map((d) => d.teamId).join(', ')}): say which with --team ID`,
       );
     const domain = named[0]!;
-    const records = expectedRecords(domain, await repository.keysOf(domain.id), recordTargets(config));
-    process.stdout.write(bindZoneSnippet(domain, records));
+    const targets = recordTargets(config);
+    const records = expectedRecords(domain, await repository.keysOf(domain.id), targets);
+    process.stdout.write(bindZoneSnippet(domain, records, targets.tlsRptRua, dmarcRecordValue(domain, targets)));
   } finally {
     await db.knex.destroy();
   }

@@ -11,6 +11,12 @@ import type { ReceivedEmailRepository } from './received-email.repository.js';
 import type { AuthenticationResults, InboundEnvelope, ReceivedEmail } from './received-email.types.js';
 import { headerFieldsOf, parseReceived, type ReceivedHeaderFields } from './received-message.js';
 import type { ReadReport, ReportIntake, ReportOutcome } from './report-intake.js';
+import type {
+  DmarcReportService,
+  DmarcStoreOutcome,
+  DmarcTarget,
+  PreparedDmarcReport,
+} from './dmarc-reports/dmarc-report.service.js';
 
 /** Blob namespace of raw received messages (dataDir/received/<id>.eml). */
 export const RAW_NAMESPACE = 'received';
@@ -23,6 +29,8 @@ export type IntakeResult = {
   reports: ReportOutcome[];
   /** Contacts unsubscribed by mail to a broadcast's mailto unsubscribe address. */
   unsubscribed: number;
+  /** What became of the DMARC aggregate reports the message carried (one per domain addressed). */
+  dmarcReports: DmarcStoreOutcome[];
   unrouted: string[];
 };
 
@@ -30,6 +38,7 @@ type Routed = {
   mailboxes: Map<string, string[]>;
   reports: Array<{ verpEmailId: string | null }>;
   unsubscribes: string[];
+  dmarc: DmarcTarget[];
   unrouted: string[];
 };
 
@@ -38,7 +47,7 @@ export type MailUnsubscribe = (trx: Knex, localPart: string) => Promise<boolean>
 
 /** Envelope recipients grouped: per team the addresses that are theirs, and the report targets. */
 function group(routes: RecipientRoute[]): Routed {
-  const routed: Routed = { mailboxes: new Map(), reports: [], unsubscribes: [], unrouted: [] };
+  const routed: Routed = { mailboxes: new Map(), reports: [], unsubscribes: [], dmarc: [], unrouted: [] };
   for (const route of routes) {
     if (route.kind === 'mailbox')
       for (const teamId of route.teamIds)
@@ -46,7 +55,9 @@ function group(routes: RecipientRoute[]): Routed {
     else if (route.kind === 'bounce') routed.reports.push({ verpEmailId: route.emailId });
     else if (route.kind === 'feedback') routed.reports.push({ verpEmailId: null });
     else if (route.kind === 'unsubscribe') routed.unsubscribes.push(route.localPart);
-    else routed.unrouted.push(route.address);
+    else if (route.kind === 'dmarc') {
+      if (!routed.dmarc.some((target) => target.domainId === route.domainId)) routed.dmarc.push(route);
+    } else routed.unrouted.push(route.address);
   }
   return routed;
 }
@@ -74,6 +85,8 @@ export class InboundIntake {
       authenticate: (raw: Buffer, envelope: InboundEnvelope) => Promise<AuthenticationResults | null>;
       /** Kept received emails are recorded in the usage ledger, in the intake's transaction. */
       usage: Pick<UsageLedger, 'record'>;
+      /** DMARC aggregate reports: read before the transaction, stored in it. */
+      dmarcReports?: Pick<DmarcReportService, 'assertSize' | 'prepare' | 'store'>;
     },
   ) {}
 
@@ -89,6 +102,7 @@ export class InboundIntake {
     const reads: ReadReport[] = [];
     for (const target of routed.reports.slice(0, 1))
       reads.push(await this.deps.reports.read(raw, { verpEmailId: target.verpEmailId }));
+    const dmarcReads = await this.dmarcReads(routed, raw);
     // Concurrent messages share one durable commit (the group committer); a group that fails is
     // retried message by message, so this work may run twice and keeps no state outside.
     const reports = await this.deps.transact(async (trx) => {
@@ -119,9 +133,31 @@ export class InboundIntake {
       let unsubscribed = 0;
       for (const localPart of routed.unsubscribes)
         if (this.unsubscribe && (await this.unsubscribe(trx, localPart))) unsubscribed++;
-      return { outcomes, unsubscribed };
+      const dmarcReports: DmarcStoreOutcome[] = [];
+      for (const read of dmarcReads) dmarcReports.push(await this.deps.dmarcReports!.store(trx, read));
+      return { outcomes, unsubscribed, dmarcReports };
     });
-    return { id, received, reports: reports.outcomes, unsubscribed: reports.unsubscribed, unrouted: routed.unrouted };
+    return {
+      id,
+      received,
+      reports: reports.outcomes,
+      unsubscribed: reports.unsubscribed,
+      dmarcReports: reports.dmarcReports,
+      unrouted: routed.unrouted,
+    };
+  }
+
+  /**
+   * The DMARC reports of a message, read before its transaction. A message sent only to report
+   * addresses and larger than the limit is refused (DmarcReportTooLargeError: 552 at DATA);
+   * beside other recipients it is taken and the report recorded as failed.
+   */
+  private async dmarcReads(routed: Routed, raw: Buffer): Promise<PreparedDmarcReport[]> {
+    const service = this.deps.dmarcReports;
+    if (!service || routed.dmarc.length === 0) return [];
+    const onlyReports = routed.mailboxes.size === 0 && routed.reports.length === 0 && routed.unsubscribes.length === 0;
+    if (onlyReports) service.assertSize(raw);
+    return Promise.all(routed.dmarc.map((target) => service.prepare(raw, target)));
   }
 
   /** One row per team; the raw message is written once, before any row refers to it. */

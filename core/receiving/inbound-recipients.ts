@@ -1,4 +1,5 @@
 import type { Domain } from '../sending/domains/domain.types.js';
+import { domainIdOfReportAddress, type DmarcAddressing } from './dmarc-reports/dmarc-address.js';
 
 /** Where one envelope recipient goes, decided at RCPT and again when the message is stored. */
 export type RecipientRoute =
@@ -7,12 +8,16 @@ export type RecipientRoute =
   | { kind: 'feedback'; address: string }
   /** A broadcast's mailto unsubscribe address (`u+<token>@<return-path host>`). */
   | { kind: 'unsubscribe'; address: string; localPart: string }
+  /** A domain's DMARC aggregate report address (`<localPart>+<domain id>@<mx host>`). */
+  | { kind: 'dmarc'; address: string; domainId: string; teamId: string; name: string; zone: string }
   | { kind: 'unknown'; address: string };
 
 export type RecipientLookups = {
   domainsNamed(name: string): Promise<readonly Domain[]>;
   /** The domain an email was sent from, when the email exists. */
   domainOfEmail(emailId: string): Promise<Domain | undefined>;
+  /** A domain by id (DMARC report addresses name one); without it no report address is accepted. */
+  domainById?(id: string): Promise<Domain | undefined>;
 };
 
 const VERP_LOCAL_PART = /^bounces\+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -30,7 +35,7 @@ const receives = (domain: Domain) => domain.receivingEnabled && domain.recordSta
  * verified (every team that has it), the VERP return paths of our own emails
  * (`bounces+<email id>@<return-path label>.<domain>`), the mailto unsubscribe addresses of
  * broadcasts at the same return-path hosts (`u+<signed token>@...`, checked when the message
- * is taken in), and the feedback-loop addresses. Anything else is unknown and refused at RCPT, so nothing is accepted and bounced later.
+ * is taken in), the feedback-loop addresses, and each domain's DMARC aggregate report address. Anything else is unknown and refused at RCPT, so nothing is accepted and bounced later.
  */
 export class InboundRecipients {
   private readonly feedback: Set<string>;
@@ -38,6 +43,7 @@ export class InboundRecipients {
   constructor(
     private readonly lookups: RecipientLookups,
     feedbackAddresses: string[],
+    private readonly dmarc?: DmarcAddressing,
   ) {
     this.feedback = new Set(feedbackAddresses.map((address) => address.toLowerCase()));
   }
@@ -58,10 +64,20 @@ export class InboundRecipients {
       const domain = await this.lookups.domainOfEmail(emailId);
       if (domain && `${domain.customReturnPath}.${domain.name}` === host) return { kind: 'bounce', address, emailId };
     }
+    const dmarc = await this.dmarcRoute(address, local, host);
+    if (dmarc) return dmarc;
     if (UNSUBSCRIBE_LOCAL_PART.test(local) && (await this.isReturnPathHost(host)))
       return { kind: 'unsubscribe', address, localPart: local };
     const teamIds = await this.teamsReceivingAt(host);
     return teamIds.length > 0 ? { kind: 'mailbox', address, teamIds } : { kind: 'unknown', address };
+  }
+
+  /** A report address of a domain that exists (a deleted domain's reports are refused at RCPT). */
+  private async dmarcRoute(address: string, local: string, host: string): Promise<RecipientRoute | null> {
+    const domainId = this.dmarc ? domainIdOfReportAddress(this.dmarc, local, host) : null;
+    const domain = domainId ? await this.lookups.domainById?.(domainId) : undefined;
+    if (!domain) return null;
+    return { kind: 'dmarc', address, domainId: domain.id, teamId: domain.teamId, name: domain.name, zone: domain.zone };
   }
 
   /** `host` is `<return-path label>.<domain>` of a domain some team has. */

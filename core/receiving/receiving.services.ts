@@ -14,6 +14,7 @@ import { authenticateMessage } from './message-authentication.js';
 import { ReceivedEmailRepository } from './received-email.repository.js';
 import { ReceivedEmailService } from './received-email.service.js';
 import { ReportIntake } from './report-intake.js';
+import { createDmarcReportService } from './dmarc-reports/dmarc-reports.services.js';
 
 export type ReceivingInfrastructure = {
   knex: Knex;
@@ -50,9 +51,12 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
         const email = await sending.lateOutcomes.findEmail(emailId);
         return email ? sending.domains.findById(email.domainId) : undefined;
       },
+      domainById: (id) => sending.domains.findById(id),
     },
     feedbackAddresses(config),
+    { localPart: config.dmarcReports.localPart, mxHost: config.inbound.mxHost },
   );
+  const dmarcReports = createDmarcReportService({ knex, clock, config, domains: sending.domains });
   const resolver = createRecordResolver(config.dns);
   return {
     inboundRecipients: recipients,
@@ -66,6 +70,7 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
       reports: new ReportIntake(sending.lateOutcomes, logger),
       team: (id) => teams.get(id),
       usage: infra.usage,
+      dmarcReports,
       authenticate: (raw, envelope) =>
         authenticateMessage(raw, envelope, {
           resolver,
@@ -74,6 +79,7 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
         }),
     }),
     receivedEmails: new ReceivedEmailService({ clock, blobs, links: sending.downloadLinks, repository }),
+    dmarcReports,
   };
 }
 

@@ -84,6 +84,11 @@ import { addUsersOperator } from './20261128-0110-add-users-operator.js';
 import { createDestinationHolds } from './20261128-0115-create-destination-holds.js';
 import { addContactImportsResumedAt } from './20261128-0120-add-contact-imports-resumed-at.js';
 import { addEventOccurrencesContactIndex } from './20261128-0130-add-event-occurrences-contact-index.js';
+import { createDmarcReports } from './20261128-0220-create-dmarc-reports.js';
+import { createDeliverabilityActions } from './20261128-0200-create-deliverability-actions.js';
+import { createIpWarmups } from './20261128-0201-create-ip-warmups.js';
+import { createTlsResults } from './20261128-0210-create-tls-results.js';
+import { createTlsReportsSent } from './20261128-0211-create-tls-reports-sent.js';
 
 /** Every migration, in order. Imported, not globbed, so the compiled and tsx runs agree. */
 export const migrations: Migration[] = [
@@ -172,4 +177,9 @@ export const migrations: Migration[] = [
   createDestinationHolds,
   addContactImportsResumedAt,
   addEventOccurrencesContactIndex,
+  createDeliverabilityActions,
+  createIpWarmups,
+  createTlsResults,
+  createTlsReportsSent,
+  createDmarcReports,
 ];

@@ -35,6 +35,40 @@ const dnsUpdateZone = z
     ttl: z.number().int().min(60).max(86400).default(3600),
   })
   .strict();
+/** What a provider tolerates from one sending address (see core/sending/shaping/shaping.types.ts). */
+const shapingLimits = z
+  .object({
+    maxConnections: z.number().int().min(1).max(1000).optional(),
+    messagesPerConnection: z.number().int().min(1).optional(),
+    messagesPerHour: z.number().int().min(1).optional(),
+    pacingMs: z.number().int().min(0).max(60_000).optional(),
+    tlsRequired: z.boolean().optional(),
+  })
+  .strict();
+
+const shapingProviderRule = shapingLimits
+  .extend({
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
+    mx: z.array(z.string().min(1)).min(1),
+    source: z.string().default('operator configuration'),
+  })
+  .strict();
+
+const shapingReactionRule = z
+  .object({
+    id: z.string().min(1),
+    providers: z.array(z.string()).optional(),
+    codes: z.array(z.number().int().min(200).max(599)).optional(),
+    enhanced: z.array(z.string().regex(/^[245]\.\d{1,3}\.\d{1,3}$/)).optional(),
+    text: z.string().optional(),
+    action: z.enum(['slow', 'pause']),
+    pauseSeconds: z.number().int().min(1).optional(),
+    message: z.enum(['defer', 'classify']).optional(),
+    source: z.string().default('operator configuration'),
+    example: z.string().default(''),
+  })
+  .strict();
+
 const regionPool = z
   .object({ ips: z.array(egressAddress).min(1).default(['127.0.0.1']) })
   .strict()
@@ -204,6 +238,36 @@ export const configSchema = z
         verifyEnforcedTls: z.boolean().default(true),
         /** PEM file of extra CAs trusted for enforced TLS (a private relay; tests). */
         tlsCaFile: z.string().min(1).optional(),
+        /**
+         * MTA-STS (RFC 8461) for outbound mail: a destination's published policy is fetched over
+         * HTTPS (system CAs plus tlsCaFile), cached for its max_age, and honoured: `enforce`
+         * delivers only to matching MX hosts with a valid certificate (otherwise deferred),
+         * `testing` delivers and reports. A sending domain with tls = enforced keeps its own rule.
+         */
+        mtaSts: z
+          .object({
+            /** Off: destinations' MTA-STS policies are neither fetched nor honoured. */
+            enabled: z.boolean().default(true),
+            /** Port of the policy host (https://mta-sts.<domain>/): 443; tests point it elsewhere. */
+            port: z.number().int().min(1).max(65535).default(443),
+            /** How long a policy fetch may take; a failed fetch keeps a cached policy in force. */
+            fetchTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+          })
+          .strict()
+          .prefault({}),
+        /**
+         * DANE (RFC 7672) for outbound mail: validating resolvers ("host:port") asked for the
+         * MX hosts' TLSA records with the DO bit; only answers they mark authenticated (AD) count.
+         * Empty: DANE is off (a resolver that does not validate DNSSEC must not be listed).
+         */
+        dane: z
+          .object({
+            resolvers: z.array(z.string().min(1)).default([]),
+            /** How long a TLSA look-up may take per resolver; no answer defers mail to that MX. */
+            timeoutMs: z.number().int().min(100).max(30_000).default(5000),
+          })
+          .strict()
+          .prefault({}),
         /** SMTP transcripts of attempts: bytes kept per attempt, and days kept. */
         transcriptMaxBytes: z
           .number()
@@ -220,6 +284,56 @@ export const configSchema = z
           .int()
           .min(60)
           .default(6 * 3600),
+        /**
+         * Traffic shaping per mailbox provider (docs/operating/deliverability.md): limits per
+         * sending address and provider, and reactions to the replies that say "slow down".
+         */
+        shaping: z
+          .object({
+            /** Off: only perDestinationConcurrency limits what goes where. */
+            enabled: z.boolean().default(true),
+            /**
+             * Rules added to (or, by the same name, replacing) the built-in provider rules
+             * (core/sending/shaping/provider-rules.data.ts): { name, mx: [host suffixes],
+             * maxConnections, messagesPerConnection, messagesPerHour, pacingMs, tlsRequired, source }.
+             */
+            providers: z.array(shapingProviderRule).default([]),
+            /** Limits for destinations no provider rule matches (each domain counts alone). */
+            default: shapingLimits.prefault({}),
+            /** Reaction rules tried before the built-in ones (core/sending/shaping/reply-reactions.data.ts). */
+            reactions: z.array(shapingReactionRule).default([]),
+            /** A slowed provider gets back double its share after this long without another such reply. */
+            restoreSeconds: z.number().int().min(1).default(600),
+            /** Slowing below this share of the limits pauses instead. */
+            minimumFactor: z.number().min(0.001).max(1).default(0.125),
+            /** How long a pause lasts when its rule names no duration (and after slowing bottoms out). */
+            pauseSeconds: z.number().int().min(1).default(900),
+            /** Replies within this long of the last action for the same provider and address add no new one. */
+            settleSeconds: z.number().int().min(0).default(60),
+            /**
+             * A team's marketing (broadcast) mail to a provider is suspended for suspendHours when
+             * its complaint rate there over the last day passes this share, with at least
+             * minimumDelivered messages delivered.
+             */
+            complaintRate: z.number().min(0).max(1).default(0.003),
+            minimumDelivered: z.number().int().min(1).default(1000),
+            suspendHours: z.number().min(0.01).default(24),
+          })
+          .strict()
+          .prefault({}),
+        /**
+         * IP warm-up: an address marked as warming (`mailroom ip warmup start`) sends no more than
+         * its day's allowance per provider; the rest leaves from warm addresses of its pool, or waits.
+         */
+        warmup: z
+          .object({
+            /** Day-by-day messages per provider, replacing the built-in table for the providers named (`default`: all others). */
+            schedule: z.record(z.string(), z.array(z.number().int().min(0)).min(1)).default({}),
+            /** Share of a day's allowance broadcast mail may take: the rest is kept for transactional mail. */
+            bulkShare: z.number().min(0).max(1).default(0.8),
+          })
+          .strict()
+          .prefault({}),
       })
       .strict()
       .prefault({}),
@@ -251,6 +365,35 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    dmarcReports: z
+      .object({
+        /**
+         * Local part of the DMARC aggregate report address published as each sending domain's
+         * rua: `mailto:<localPart>+<domain id>@<inbound.mxHost>`.
+         */
+        localPart: z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9._-]*$/i, 'letters, digits, dot, dash and underscore')
+          .default('dmarc-reports'),
+        /** Largest report message accepted (compressed); larger ones are refused at the end of DATA (554 5.6.0). */
+        maxReportBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(10 * 1024 * 1024),
+        /** Largest report after decompression (gzip/zip bombs stop here; the report is recorded as failed). */
+        maxXmlBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(50 * 1024 * 1024),
+        /** Rows (<record>) read from one report; more and the report is recorded as failed. */
+        maxRecords: z.number().int().min(1).default(50_000),
+        /** Days a received report is kept. */
+        retentionDays: z.number().int().min(1).default(180),
+      })
+      .strict()
+      .prefault({}),
     metrics: z
       .object({
         /** Serve Prometheus metrics (`GET /metrics`) from each process on its own listen address. */
@@ -268,6 +411,40 @@ export const configSchema = z
         dnsblZones: z
           .array(z.string().min(1))
           .default(['zen.spamhaus.org', 'b.barracudacentral.org', 'bl.spamcop.net']),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * SMTP TLS reporting (RFC 8460): the MTA counts its outbound TLS sessions per destination
+     * policy, and a daily job sends each destination that publishes `_smtp._tls` its report.
+     */
+    tlsReports: z
+      .object({
+        /** Off: results are still counted, but no report is sent. */
+        enabled: z.boolean().default(true),
+        /** organization-name in the reports we send. */
+        organizationName: z.string().min(1).default('Mailroom'),
+        /** contact-info in the reports we send; unset: postmaster@<mta.hostname>. */
+        contactInfo: z.string().min(1).optional(),
+        /** Days the counted results and the record of sent reports are kept. */
+        retentionDays: z.number().int().min(2).default(30),
+        /** Seconds between the MTA's writes of its counted results to the database. */
+        flushSeconds: z.number().int().min(1).max(3600).default(30),
+        /**
+         * The mailbox our domains' TLSRPT records name (`_smtp._tls.<domain> TXT "v=TLSRPTv1;
+         * rua=mailto:..."`), where receivers send reports about mail to us; unset: tlsrpt@<mta.hostname>.
+         */
+        ruaAddress: z.email().optional(),
+        /**
+         * From address of reports sent to `mailto:` destinations, a verified domain of the team
+         * accounts.mailTeamId (the reports go through the ordinary send path). Unset:
+         * accounts.mailFrom; neither: mailto destinations are skipped (recorded as failed).
+         */
+        mailFrom: z.string().min(3).max(320).optional(),
+        /** PEM file of extra CAs trusted when posting to `https:` destinations (a private collector); unset: mta.tlsCaFile. */
+        caFile: z.string().min(1).optional(),
+        /** Addresses or CIDRs `https:` destinations may resolve to beyond public ones (tests: 127.0.0.1). */
+        allowAddresses: z.array(z.string().min(1)).default([]),
       })
       .strict()
       .prefault({}),

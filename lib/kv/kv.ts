@@ -26,6 +26,19 @@ export interface KeyValueStore {
   /** Sets key to value only if absent; true when set. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   get(key: string): Promise<string | null>;
+  /**
+   * Adds `by` to the counter `key` unless that would take it above `limit`; returns the new
+   * count, or null (unchanged) when it would. The counter expires ttlMs after it was created.
+   */
+  incrementUpTo(key: string, by: number, limit: number, ttlMs: number): Promise<number | null>;
+  /** The counter's value (0 when absent). */
+  counter(key: string): Promise<number>;
+  /**
+   * One of `limit` slots of `key` for `holder` (a semaphore across processes): true when taken.
+   * A slot not released within ttlMs (its process died) frees itself.
+   */
+  acquireSlot(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean>;
+  releaseSlot(key: string, holder: string): Promise<void>;
   delete(key: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -14,6 +14,9 @@ export class MemoryKeyValueStore implements KeyValueStore {
   /** Each bucket with the time it will be full again: only then may the sweep forget it. */
   private readonly buckets = new Map<string, { tokens: number; updatedMs: number; fullAtMs: number }>();
   private readonly values = new Map<string, { value: string; expiresMs: number }>();
+  private readonly counters = new Map<string, { count: number; expiresMs: number }>();
+  /** Each semaphore's holders with when their slot expires. */
+  private readonly slots = new Map<string, Map<string, number>>();
   private readonly now: () => number;
   private lastSweepMs: number;
 
@@ -59,8 +62,40 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return current.value;
   }
 
+  async incrementUpTo(key: string, by: number, limit: number, ttlMs: number): Promise<number | null> {
+    const now = this.now();
+    this.sweepIfDue(now);
+    const current = this.counters.get(key);
+    const live = current && current.expiresMs > now ? current : { count: 0, expiresMs: now + ttlMs };
+    if (live.count + by > limit) return null;
+    this.counters.set(key, { count: live.count + by, expiresMs: live.expiresMs });
+    return live.count + by;
+  }
+
+  async counter(key: string): Promise<number> {
+    const current = this.counters.get(key);
+    return current && current.expiresMs > this.now() ? current.count : 0;
+  }
+
+  async acquireSlot(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+    const now = this.now();
+    const holders = this.slots.get(key) ?? new Map<string, number>();
+    for (const [name, expiresMs] of holders) if (expiresMs <= now) holders.delete(name);
+    if (holders.size >= limit) return false;
+    holders.set(holder, now + ttlMs);
+    this.slots.set(key, holders);
+    return true;
+  }
+
+  async releaseSlot(key: string, holder: string): Promise<void> {
+    const holders = this.slots.get(key);
+    holders?.delete(holder);
+    if (holders?.size === 0) this.slots.delete(key);
+  }
+
   async delete(key: string): Promise<void> {
     this.values.delete(key);
+    this.counters.delete(key);
   }
 
   async ping(): Promise<void> {}
@@ -75,6 +110,7 @@ export class MemoryKeyValueStore implements KeyValueStore {
     if (now - this.lastSweepMs < SWEEP_EVERY_MS) return;
     this.lastSweepMs = now;
     for (const [key, entry] of this.values) if (entry.expiresMs <= now) this.values.delete(key);
+    for (const [key, entry] of this.counters) if (entry.expiresMs <= now) this.counters.delete(key);
     // An absent bucket is a full one, so only a bucket that has refilled completely may go (as
     // Redis expires it): one that is merely idle still holds what it refused, whatever its window.
     for (const [key, bucket] of this.buckets) if (bucket.fullAtMs <= now) this.buckets.delete(key);

@@ -49,6 +49,28 @@ end
 return 1
 `;
 
+/** Adds ARGV[1] unless the counter would pass ARGV[2]; the first increment sets the expiry. */
+const INCREMENT_UP_TO = `
+local by = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current + by > limit then return -1 end
+local value = redis.call('INCRBY', KEYS[1], by)
+if value == by then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return value
+`;
+
+/** A sorted set of holders scored by when their slot expires: expired ones are dropped first. */
+const ACQUIRE_SLOT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+`;
+
 export class RedisKeyValueStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
@@ -65,6 +87,8 @@ export class RedisKeyValueStore implements KeyValueStore {
     });
     this.redis.defineCommand('mailroomTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
     this.redis.defineCommand('mailroomReturnToken', { numberOfKeys: 1, lua: RETURN_TOKEN });
+    this.redis.defineCommand('mailroomIncrementUpTo', { numberOfKeys: 1, lua: INCREMENT_UP_TO });
+    this.redis.defineCommand('mailroomAcquireSlot', { numberOfKeys: 1, lua: ACQUIRE_SLOT });
     // Connection errors surface on the commands that need Redis (answered 503); keep the
     // process alive meanwhile instead of crashing on an unhandled 'error' event.
     this.redis.on('error', () => {});
@@ -115,6 +139,32 @@ export class RedisKeyValueStore implements KeyValueStore {
   async get(key: string): Promise<string | null> {
     this.assertReachable();
     return this.redis.get(this.prefix + key);
+  }
+
+  async incrementUpTo(key: string, by: number, limit: number, ttlMs: number): Promise<number | null> {
+    this.assertReachable();
+    const value = await this.script<number>('mailroomIncrementUpTo', key, by, limit, ttlMs);
+    return value < 0 ? null : value;
+  }
+
+  async counter(key: string): Promise<number> {
+    this.assertReachable();
+    return Number((await this.redis.get(this.prefix + key)) ?? 0);
+  }
+
+  async acquireSlot(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+    this.assertReachable();
+    return (await this.script<number>('mailroomAcquireSlot', key, holder, limit, ttlMs)) === 1;
+  }
+
+  async releaseSlot(key: string, holder: string): Promise<void> {
+    this.assertReachable();
+    await this.redis.zrem(this.prefix + key, holder);
+  }
+
+  private script<T>(name: string, key: string, ...args: Array<string | number>): Promise<T> {
+    const command = (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[name]!;
+    return command.call(this.redis, this.prefix + key, ...args);
   }
 
   async delete(key: string): Promise<void> {

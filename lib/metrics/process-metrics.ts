@@ -107,6 +107,41 @@ export class ProcessMetrics {
     registers: [this.registry],
   });
 
+  readonly shapingActions = new Counter({
+    name: 'mailroom_shaping_actions_total',
+    help: 'Traffic-shaping actions taken in reaction to receivers (slow, pause, suspend_marketing), by provider (rule name, or `other` for a single domain)',
+    labelNames: ['action', 'provider'] as const,
+    registers: [this.registry],
+  });
+
+  readonly shapingWaits = new Counter({
+    name: 'mailroom_shaping_waits_total',
+    help: 'Deliveries put back to wait by traffic shaping, without an attempt, by reason (pause, suspended, connections, rate, warmup)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly warmupSentToday = new Gauge({
+    name: 'mailroom_ip_warmup_sent_today',
+    help: 'Messages a warming address sent today to a provider (read at scrape), against mailroom_ip_warmup_allowance_today',
+    labelNames: ['ip', 'provider'] as const,
+    registers: [this.registry],
+  });
+
+  readonly warmupAllowanceToday = new Gauge({
+    name: 'mailroom_ip_warmup_allowance_today',
+    help: "A warming address's allowance today per provider (read at scrape)",
+    labelNames: ['ip', 'provider'] as const,
+    registers: [this.registry],
+  });
+
+  readonly warmupDay = new Gauge({
+    name: 'mailroom_ip_warmup_day',
+    help: 'The day of its schedule a warming address is on (read at scrape)',
+    labelNames: ['ip'] as const,
+    registers: [this.registry],
+  });
+
   readonly scrapeErrors = new Counter({
     name: 'mailroom_metrics_scrape_errors_total',
     help: 'Collectors that failed during a scrape (their gauges keep the last value)',

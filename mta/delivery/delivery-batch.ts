@@ -1,6 +1,7 @@
 import type { Delivery } from '../../core/sending/deliveries/delivery.types.js';
 import type { Domain } from '../../core/sending/domains/domain.types.js';
 import type { Email } from '../../core/sending/emails/email.types.js';
+import type { Provider } from '../../core/sending/shaping/provider-matcher.js';
 import type { EgressAddress } from '../../lib/config/egress-pools.js';
 import type { PreparedMessage } from './message-preparer.js';
 
@@ -11,6 +12,10 @@ export type DeliveryBatch = {
   deliveries: Delivery[];
   message: PreparedMessage;
   egress: EgressAddress;
+  /** The destination's mailbox provider (traffic shaping; its replies may draw a reaction). */
+  provider?: Provider;
+  /** The egress address is warming up (its answers are counted in its warm-up progress). */
+  warming?: boolean;
 };
 
 /** What the worker does with a batch's outcome: settle rows, record events (see outcome-recorder). */

@@ -9,6 +9,22 @@ import type { OutcomeRecorder } from './outcome-recorder.js';
 import { SessionCache } from './session-cache.js';
 import { Settling } from './settling.js';
 import { SmtpSession, type SendResult, type SessionOptions } from './smtp-session.js';
+import type { TlsResultSink } from '../../core/sending/tls-reports/tls-result.types.js';
+import { TlsGate, type SessionCheck } from './tls-policy/tls-gate.js';
+import type { TlsPolicyResolver } from './tls-policy/tls-policy.js';
+
+/**
+ * What traffic shaping asks of one destination's sending: a fresh connection every
+ * messagesPerConnection messages, a pause between messages, and `admit`, asked before each
+ * message (false: stop here, the rest goes back to wait).
+ */
+export type SendShape = {
+  messagesPerConnection?: number;
+  pacingMs?: number;
+  admit?: (batch: DeliveryBatch) => Promise<boolean>;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const replyText = (reply: { code: number; text: string }) => reply.text || String(reply.code);
 
@@ -34,7 +50,9 @@ const sessionKey = (options: SessionOptions) =>
     options.localAddress,
     options.helo,
     options.tls,
+    options.requireTls,
     options.verifyEnforced,
+    options.check?.key ?? '',
   ].join('|');
 
 /**
@@ -46,6 +64,7 @@ const sessionKey = (options: SessionOptions) =>
  */
 export class DestinationDelivery {
   private readonly sessions: SessionCache;
+  private readonly tls: TlsGate;
 
   constructor(
     private readonly deps: {
@@ -54,8 +73,13 @@ export class DestinationDelivery {
       outcomes: OutcomeRecorder;
       ca?: string;
       logger: Logger;
+      /** Destination TLS policies (MTA-STS, DANE); none: opportunistic TLS as the sending domain says. */
+      tlsPolicy?: TlsPolicyResolver | null;
+      /** Where each connection's TLS result goes (RFC 8460 reports). */
+      tlsResults?: TlsResultSink;
     },
   ) {
+    this.tls = new TlsGate(deps.tlsPolicy ?? null, deps.tlsResults, deps.ca);
     this.sessions = new SessionCache({
       idleMs: SESSION_IDLE_MS,
       maxAgeMs: SESSION_MAX_AGE_MS,
@@ -63,31 +87,42 @@ export class DestinationDelivery {
     });
   }
 
-  /** Sends every batch and resolves once every outcome is written. */
-  async run(destination: string, batches: DeliveryBatch[]): Promise<void> {
-    await (
-      await this.send(destination, batches)
-    ).settled;
+  /** Sends every batch and resolves once every outcome is written; returns those shaping held back. */
+  async run(destination: string, batches: DeliveryBatch[], shape: SendShape = {}): Promise<DeliveryBatch[]> {
+    const sent = await this.send(destination, batches, shape);
+    await sent.settled;
+    return sent.unsent;
   }
 
   /**
    * Sends every batch; resolves when the sending is over (the connection is free for the next
    * claim), with `settled`, which resolves once every outcome is written (or rejects with the
    * first failure to write one: then nothing more was sent, and the unsent deliveries are
-   * claimed again when their leases run out).
+   * claimed again when their leases run out), and `unsent`: the batches `shape.admit` held back
+   * (never offered to the server; the caller puts them back to wait).
    */
-  async send(destination: string, batches: DeliveryBatch[]): Promise<{ settled: Promise<void> }> {
+  async send(
+    destination: string,
+    batches: DeliveryBatch[],
+    shape: SendShape = {},
+  ): Promise<{ settled: Promise<void>; unsent: DeliveryBatch[] }> {
     const settling = new Settling();
+    let unsent: DeliveryBatch[];
     try {
-      await this.sendTo(destination, batches, settling);
+      unsent = await this.sendTo(destination, batches, settling, shape);
     } catch (err) {
       await settling.done().catch(() => undefined);
       throw err;
     }
-    return { settled: settling.done() };
+    return { settled: settling.done(), unsent };
   }
 
-  private async sendTo(destination: string, batches: DeliveryBatch[], settling: Settling): Promise<void> {
+  private async sendTo(
+    destination: string,
+    batches: DeliveryBatch[],
+    settling: Settling,
+    shape: SendShape,
+  ): Promise<DeliveryBatch[]> {
     const startedAt = Date.now();
     const egress = batches[0]!.egress;
     const { mxAddressLimit, mxSessionLimit } = this.deps.config.mta;
@@ -99,22 +134,25 @@ export class DestinationDelivery {
       mxAddressLimit,
     );
     const context: AttemptContext = { egressIp: egress.address, mxHost: null, transcript: '', startedAt };
-    if (route.kind === 'temporary')
-      return settling.add(
+    if (route.kind === 'temporary') {
+      settling.add(
         this.each(batches, (b) =>
           this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: route.detail }, route.detail),
         ),
       );
+      return [];
+    }
     if (route.kind === 'null-mx') {
       const message = `${destination} publishes a null MX (RFC 7505): it accepts no mail`;
-      return settling.add(
+      settling.add(
         this.each(batches, (b) =>
           this.deps.outcomes.undeliverable(b, b.deliveries, { ...context, transcript: message }, message, true),
         ),
       );
+      return [];
     }
-    if (route.kind === 'no-host')
-      return settling.add(
+    if (route.kind === 'no-host') {
+      settling.add(
         this.each(batches, (b) =>
           this.deps.outcomes.undeliverable(
             b,
@@ -125,6 +163,8 @@ export class DestinationDelivery {
           ),
         ),
       );
+      return [];
+    }
 
     let pending = batches;
     let sessionsEnded = 0;
@@ -133,8 +173,19 @@ export class DestinationDelivery {
       .slice(0, mxAddressLimit);
     let lastFailure = 'no MX host could be reached';
     let failureTranscript = '';
+    const tls = await this.tls.forDestination(destination, pending[0]!.domain.tls);
     for (const target of targets) {
-      const options = this.sessionOptions(target.host, target.address, pending[0]!);
+      const tlsTarget = { mxHost: target.host.exchange, address: target.address, egressIp: egress.address };
+      const mxTls = await tls?.forMx(target.host.exchange);
+      // An MX outside an enforced MTA-STS policy (or whose TLSA state is unknown) is not tried.
+      const refused = this.tls.refused(mxTls, tlsTarget);
+      if (refused) {
+        lastFailure = refused;
+        failureTranscript += `${failureTranscript ? '\n' : ''}* ${target.host.exchange} [${target.address}]: ${refused}`;
+        continue;
+      }
+      const check = this.tls.sessionCheck(mxTls, tlsTarget);
+      const options = this.sessionOptions(target.host, target.address, pending[0]!, check);
       const key = sessionKey(options);
       let session = await this.sessions.take(key);
       if (session)
@@ -151,8 +202,9 @@ export class DestinationDelivery {
         session = opened.session;
         this.sessions.opening(session);
       }
-      pending = await this.sendAll(session, key, target.host, pending, startedAt, settling);
-      if (pending.length === 0 || settling.failed) return;
+      const outcome = await this.sendAll(session, key, target.host, pending, startedAt, settling, shape);
+      pending = outcome.left;
+      if (outcome.heldBack || pending.length === 0 || settling.failed) return outcome.heldBack ? pending : [];
       // The connection ended (421, hang-up, time-out) with messages still to send: they were
       // never offered, which is not the same as an unreachable host.
       lastFailure = `ECONNRESET: the connection to ${target.host.exchange} ended before this message was sent`;
@@ -164,30 +216,38 @@ export class DestinationDelivery {
         this.deps.outcomes.broken(b, b.deliveries, { ...context, transcript: failureTranscript }, lastFailure),
       ),
     );
+    return [];
   }
 
   /**
-   * Sends batches over one session; returns those left when the connection broke before them.
-   * Each outcome is settled while the next message goes out; after a failure to settle one,
-   * nothing more is sent. The session goes back to the cache for the next claim, or is closed
-   * if it broke.
+   * Sends batches over one session; returns those left when the connection broke before them,
+   * or when shaping held them back (`heldBack`). Each outcome is settled while the next message
+   * goes out; after a failure to settle one, nothing more is sent. The session goes back to the
+   * cache for the next claim, or is closed if it broke or carried its share of messages.
    */
   private async sendAll(
-    session: SmtpSession,
+    first: SmtpSession,
     key: string,
     host: MxHost,
     batches: DeliveryBatch[],
     startedAt: number,
     settling: Settling,
-  ): Promise<DeliveryBatch[]> {
+    shape: SendShape,
+  ): Promise<{ left: DeliveryBatch[]; heldBack: boolean }> {
+    let session = first;
     let healthy = false;
     try {
       for (let i = 0; i < batches.length && !settling.failed; i++) {
         const batch = batches[i]!;
         if (!session.usable) {
           healthy = true;
-          return batches.slice(i);
+          return { left: batches.slice(i), heldBack: false };
         }
+        if (shape.admit && !(await shape.admit(batch))) {
+          healthy = true;
+          return { left: batches.slice(i), heldBack: true };
+        }
+        if (i > 0 && shape.pacingMs) await sleep(shape.pacingMs);
         const batchStarted = i === 0 ? startedAt : Date.now();
         const result = await session.send(
           { from: batch.message.envelopeFrom, to: batch.deliveries.map((d) => d.recipient) },
@@ -213,11 +273,20 @@ export class DestinationDelivery {
         );
         // A transaction that ended without DATA is still open on the server: RSET before the next.
         if ((result.kind !== 'sent' || result.accepted.length === 0) && session.usable) await session.reset();
+        // A provider that wants a fresh connection every N messages gets one.
+        if (shape.messagesPerConnection && ++session.messagesSent >= shape.messagesPerConnection) {
+          session.close();
+          if (i + 1 >= batches.length) return { left: [], heldBack: false };
+          const reopened = await SmtpSession.open(session.options);
+          if ('error' in reopened) return { left: batches.slice(i + 1), heldBack: false };
+          session = reopened.session;
+          this.sessions.opening(session);
+        }
       }
       healthy = true;
-      return [];
+      return { left: [], heldBack: false };
     } finally {
-      if (healthy) this.sessions.release(key, session);
+      if (healthy && session.usable) this.sessions.release(key, session);
       else session.close();
     }
   }
@@ -243,7 +312,7 @@ export class DestinationDelivery {
     }
   }
 
-  private sessionOptions(host: MxHost, address: string, batch: DeliveryBatch): SessionOptions {
+  private sessionOptions(host: MxHost, address: string, batch: DeliveryBatch, check?: SessionCheck): SessionOptions {
     const { mta } = this.deps.config;
     return {
       address,
@@ -252,8 +321,10 @@ export class DestinationDelivery {
       localAddress: batch.egress.address,
       helo: batch.egress.helo,
       tls: batch.domain.tls,
+      requireTls: batch.provider?.limits.tlsRequired ?? false,
       verifyEnforced: mta.verifyEnforcedTls,
       ca: this.deps.ca,
+      ...(check ? { check } : {}),
       connectTimeoutMs: mta.connectTimeoutMs,
       greetingTimeoutMs: mta.greetingTimeoutMs,
       socketTimeoutMs: mta.socketTimeoutMs,

@@ -48,6 +48,35 @@ export class OutcomeRecorder {
     this.metrics?.deliveryOutcomes.inc({ outcome }, deliveries.length);
   }
 
+  /**
+   * Traffic shaping's reaction to a reply (see DeliverabilityActions): true when a reaction rule
+   * matched and the message is to be retried rather than classified. A failure to record the
+   * reaction is logged; the outcome is still recorded.
+   */
+  private async reacted(batch: DeliveryBatch, context: AttemptContext, reply: string): Promise<boolean> {
+    const { shaping } = this.services;
+    if (!shaping.enabled || !batch.provider || !context.egressIp) return false;
+    const rule = shaping.actions.ruleFor(batch.provider.name, reply);
+    if (!rule) return false;
+    try {
+      const action = await shaping.actions.react(batch.provider, context.egressIp, reply);
+      if (action) this.metrics?.shapingActions.inc({ action: action.kind, provider: batch.provider.name ?? 'other' });
+    } catch (err) {
+      this.logger.error({ err, provider: batch.provider.key }, 'could not record a deliverability action');
+    }
+    return rule.message !== 'classify';
+  }
+
+  /** A warming address's answers by class, for its warm-up progress. */
+  private countWarmupAnswer(batch: DeliveryBatch, replyOrConnection: string): void {
+    if (!batch.warming || !batch.provider) return;
+    const kind = replyOrConnection === 'connection' ? 'connection' : replyClass(replyOrConnection);
+    if (kind !== 'connection' && kind !== '2xx' && kind !== '4xx' && kind !== '5xx') return;
+    void this.services.shaping.warmup
+      .countAnswer(batch.egress.address, batch.provider.key, kind)
+      .catch((err: unknown) => this.logger.warn({ err }, 'could not count a warm-up answer'));
+  }
+
   private attempt(context: AttemptContext, reply: string | null): AttemptRecord {
     return {
       egressIp: context.egressIp,
@@ -67,7 +96,13 @@ export class OutcomeRecorder {
     if (deliveries.length === 0) return;
     const reply = boundedReply(fullReply);
     this.countReply(deliveries, reply);
+    this.countWarmupAnswer(batch, reply);
     this.countOutcome(deliveries, 'delivered');
+    // Marketing mail delivered to a provider: the base of the team's complaint rate there.
+    if (batch.email.broadcastId && batch.provider && this.services.shaping.enabled)
+      void this.services.shaping.complaints
+        .delivered(batch.email.teamId, batch.provider.key, deliveries.length)
+        .catch((err: unknown) => this.logger.warn({ err }, 'could not count a marketing delivery'));
     await this.services.deliveries.delivered(batch.email, deliveries, this.attempt(context, reply));
   }
 
@@ -82,6 +117,12 @@ export class OutcomeRecorder {
     const reply = boundedReply(fullReply);
     const verdict = classifyReply(reply);
     this.countReply(deliveries, reply);
+    this.countWarmupAnswer(batch, reply);
+    // A reply that says "slow down" (or "stop for now") to this address: react, and retry the message later.
+    if (await this.reacted(batch, context, reply)) {
+      await this.deferOrExpire(batch, deliveries, context, reply, verdict.delayType);
+      return;
+    }
     if (verdict.blocklisting && context.egressIp) {
       await this.services.deliveries.strikeEgress(
         context.egressIp,
@@ -115,6 +156,9 @@ export class OutcomeRecorder {
     if (deliveries.length === 0) return;
     const verdict = classifyConnectionFailure(boundedReply(fullError));
     this.countReply(deliveries, 'connection');
+    this.countWarmupAnswer(batch, 'connection');
+    // A refusal at the greeting (421 "too many connections") comes here, as the connection's failure.
+    await this.reacted(batch, context, boundedReply(fullError));
     await this.deferOrExpire(batch, deliveries, context, verdict.bounce.message, verdict.delayType);
   }
 

@@ -1,4 +1,7 @@
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { TLSSocket } from 'node:tls';
+import type { SessionCheck } from './tls-policy/tls-gate.js';
+import { chainOf, type TlsPeer } from './tls-policy/tls-verdict.js';
 import { Transcript } from './transcript.js';
 
 export type SessionOptions = {
@@ -9,9 +12,17 @@ export type SessionOptions = {
   localAddress: string;
   helo: string;
   tls: 'opportunistic' | 'enforced';
+  /** STARTTLS required without a certificate check (a provider's rule: `tlsRequired`). */
+  requireTls?: boolean;
   /** Verify the certificate when TLS is enforced. */
   verifyEnforced: boolean;
   ca?: string;
+  /**
+   * A destination TLS policy (MTA-STS, DANE; tls-policy/): STARTTLS required or not, the CAs
+   * Node judges the chain by, and a check of the connection once open. The certificate is
+   * never refused during the handshake: `verify` judges it, so that the failure is reported.
+   */
+  check?: SessionCheck;
   connectTimeoutMs: number;
   greetingTimeoutMs: number;
   socketTimeoutMs: number;
@@ -47,12 +58,14 @@ const rejection = (err: unknown) => {
  */
 export class SmtpSession {
   readonly transcript: Transcript;
+  /** Messages offered over this connection (traffic shaping opens a new one after a provider's share). */
+  messagesSent = 0;
   private connection: SMTPConnection;
   private closed = false;
 
   private constructor(readonly options: SessionOptions) {
     this.transcript = new Transcript(options.transcriptMaxBytes);
-    const enforced = options.tls === 'enforced';
+    const enforced = options.tls === 'enforced' || Boolean(options.requireTls) || Boolean(options.check?.requireTls);
     this.connection = new SMTPConnection({
       host: options.address,
       port: options.port,
@@ -62,9 +75,9 @@ export class SmtpSession {
       requireTLS: enforced,
       opportunisticTLS: !enforced,
       tls: {
-        rejectUnauthorized: enforced && options.verifyEnforced,
+        rejectUnauthorized: options.tls === 'enforced' && options.verifyEnforced,
         servername: options.mxHost,
-        ...(options.ca ? { ca: options.ca } : {}),
+        ...(options.check?.ca ? { ca: options.check.ca } : options.ca ? { ca: options.ca } : {}),
       },
       connectionTimeout: options.connectTimeoutMs,
       greetingTimeout: options.greetingTimeoutMs,
@@ -99,11 +112,32 @@ export class SmtpSession {
         });
       },
     );
-    if (failure) {
+    // Under a destination TLS policy, a connection that fails it is closed before any MAIL FROM.
+    const refusal = failure ? null : (options.check?.verify(session.tlsPeer()) ?? null);
+    if (failure)
+      options.check?.openFailed(`${failure.stage}: ${'error' in failure ? failure.error : failure.reply.text}`);
+    if (failure || refusal) {
       session.close();
-      return { error: failure };
+      if (refusal) session.transcript.add(`* ${refusal}`);
+      return { error: failure ?? { kind: 'broken', error: refusal!, stage: 'STARTTLS' } };
     }
     return { session };
+  }
+
+  /** The TLS the connection ended up with (after STARTTLS), for the destination's policy check. */
+  tlsPeer(): TlsPeer {
+    const socket = (this.connection as unknown as { _socket?: TLSSocket })._socket;
+    const secure = Boolean((this.connection as unknown as { secure?: boolean }).secure) && socket instanceof TLSSocket;
+    if (!secure) return { secure: false, chain: [], certificate: null, authorized: false, authorizationError: null };
+    const certificate = socket.getPeerCertificate(true);
+    const present = certificate && Object.keys(certificate).length > 0 ? certificate : null;
+    return {
+      secure,
+      chain: chainOf(present),
+      certificate: present,
+      authorized: socket.authorized,
+      authorizationError: socket.authorizationError ? String(socket.authorizationError) : null,
+    };
   }
 
   get usable(): boolean {

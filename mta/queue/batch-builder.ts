@@ -6,6 +6,7 @@ import type { AttemptContext, DeliveryBatch } from '../delivery/delivery-batch.j
 import type { MessagePreparer } from '../delivery/message-preparer.js';
 import type { OutcomeRecorder } from '../delivery/outcome-recorder.js';
 import type { EgressPicker } from '../pools/egress-picker.js';
+import type { WarmupGate } from '../shaping/warmup-gate.js';
 import { simulate } from '../simulator/mailbox-simulator.js';
 
 const localContext = (note: string): AttemptContext => ({
@@ -29,6 +30,8 @@ export class BatchBuilder {
     private readonly picker: EgressPicker,
     private readonly simulatorDomain: string,
     private readonly outcomes: OutcomeRecorder,
+    private readonly warmup: WarmupGate,
+    private readonly waitForWarmup: (batch: DeliveryBatch, until: Date) => Promise<unknown>,
   ) {}
 
   /** `known`: emails the caller already holds (a hand-over's), not read again. */
@@ -52,14 +55,26 @@ export class BatchBuilder {
         }
         if (!resting.has(recipientDomain))
           resting.set(recipientDomain, await this.services.deliveries.restingEgress(recipientDomain));
-        const egress = this.picker.pick(domain.region as EgressRegion, email.id, resting.get(recipientDomain));
+        const region = domain.region as EgressRegion;
+        const choice = await this.warmup.choose(
+          (excluded) => this.picker.pick(region, email.id, excluded),
+          recipientDomain,
+          group,
+          resting.get(recipientDomain)!,
+        );
+        const egress = choice.kind === 'egress' ? choice.egress : null;
         const batch: DeliveryBatch = {
           email,
           domain,
           deliveries: group,
           message,
           egress: egress ?? { address: '', helo: '', weight: 0 },
+          ...(choice.kind === 'egress' ? { warming: choice.warming, provider: choice.provider } : {}),
         };
+        if (choice.kind === 'wait') {
+          await this.waitForWarmup(batch, choice.until);
+          continue;
+        }
         if (!egress) {
           await this.outcomes.broken(
             batch,

@@ -15,6 +15,9 @@ import { BatchBuilder } from './batch-builder.js';
 import { claimSizedParts } from './claim-parts.js';
 import { DestinationLimiter } from './destination-limiter.js';
 import { LeaseRenewal } from './lease-renewal.js';
+import { outboundTls } from '../delivery/tls-policy/create-tls-policy.js';
+import { TrafficShaper } from '../shaping/traffic-shaper.js';
+import { WarmupGate } from '../shaping/warmup-gate.js';
 
 /** Share of a worker's slots bulk mail may hold, so transactional mail always finds a free one. */
 const BULK_SHARE = 0.5;
@@ -34,6 +37,7 @@ export class DeliveryWorker {
   private readonly destination: DestinationDelivery;
   private readonly batches: BatchBuilder;
   private readonly limiter: DestinationLimiter;
+  private readonly shaper: TrafficShaper;
   /**
    * Claims small enough that the slots spread over several claims in flight: a destination's
    * share of one claim goes over one connection, so this is what lets one busy destination use
@@ -48,12 +52,23 @@ export class DeliveryWorker {
     const { config, services, logger } = runtime;
     const lookup = cachingLookup(runtime.lookup, { freshMs: config.mta.dnsCacheMs, staleMs: config.mta.dnsStaleMs });
     const outcomes = new OutcomeRecorder(services, config, logger, runtime.metrics);
+    this.shaper = new TrafficShaper({
+      lookup,
+      shaping: services.shaping,
+      deliveries: services.deliveries,
+      kv: runtime.kv,
+      clock: runtime.clock,
+      perDestination: config.mta.perDestinationConcurrency,
+      metrics: runtime.metrics,
+      holder: this.owner,
+    });
     this.destination = new DestinationDelivery({
       config,
       lookup,
       outcomes,
       logger,
       ca: config.mta.tlsCaFile ? readFileSync(config.mta.tlsCaFile, 'utf8') : undefined,
+      ...outboundTls({ ...runtime, tlsResults: runtime.tlsResults ?? services.tlsReports.sink }, lookup),
     });
     this.batches = new BatchBuilder(
       services,
@@ -61,6 +76,8 @@ export class DeliveryWorker {
       new EgressPicker(egressPools(config), config.mta.disabledIps),
       config.sandbox.simulatorDomain,
       outcomes,
+      new WarmupGate(services.shaping, this.shaper),
+      (batch, until) => this.shaper.putBack([batch], until, 'warmup'),
     );
     this.limiter = new DestinationLimiter(config.mta.perDestinationConcurrency);
     this.claimSize = Math.max(1, Math.ceil(config.mta.concurrency / config.mta.perDestinationConcurrency));
@@ -174,9 +191,13 @@ export class DeliveryWorker {
       const groups = await this.batches.build(claimed, emails);
       // A destination's connection slot is held while sending; the outcomes settle after it is free.
       const sends = [...groups.entries()].map(async ([key, group]) => {
-        const domain = key.split('|')[0]!;
+        const [domain, ip] = key.split('|') as [string, string];
+        const provider = group[0]!.provider ?? (await this.shaper.providerOf(domain));
+        for (const batch of group) batch.provider = provider;
         await (
-          await this.limiter.run(domain, () => this.destination.send(domain, group))
+          await this.limiter.run(domain, () =>
+            this.shaper.deliver(provider, ip, group, (batches, shape) => this.destination.send(domain, batches, shape)),
+          )
         ).settled;
       });
       await Promise.all(sends);

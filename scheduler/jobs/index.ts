@@ -7,11 +7,15 @@ import { purgeAccountSessionsJob } from './purge-account-sessions.job.js';
 import { purgeEmailShareLinksJob } from './purge-email-share-links.job.js';
 import { purgeBillingRecordsJob } from './purge-billing-records.job.js';
 import { purgeUsageRecordsJob } from './purge-usage-records.job.js';
+import { purgeTlsReportsJob } from './purge-tls-reports.job.js';
+import { sendTlsReportsJob } from './send-tls-reports.job.js';
 import { reportBillingOverageJob } from './report-billing-overage.job.js';
 import { purgeAiDiagnosesJob } from './purge-ai-diagnoses.job.js';
+import { purgeDmarcReportsJob } from './purge-dmarc-reports.job.js';
 import { purgeConsentRecordsJob } from './purge-consent-records.job.js';
 import { purgeContactImportFilesJob } from './purge-contact-import-files.job.js';
 import { purgeDeliveriesJob } from './purge-deliveries.job.js';
+import { purgeDeliverabilityActionsJob } from './purge-deliverability-actions.job.js';
 import { purgeEmailsJob } from './purge-emails.job.js';
 import { purgeEventsJob } from './purge-events.job.js';
 import { purgeIdempotencyKeysJob } from './purge-idempotency-keys.job.js';
@@ -40,6 +44,7 @@ export const jobs: Job[] = [
   checkDomainClaimsJob,
   purgeEmailShareLinksJob,
   purgeAiDiagnosesJob,
+  purgeDmarcReportsJob,
   rollupMetricsJob,
   purgeMetricsJob,
   purgeWebhookDeliveriesJob,
@@ -50,4 +55,7 @@ export const jobs: Job[] = [
   reportBillingOverageJob,
   purgeBillingRecordsJob,
   purgeUsageRecordsJob,
+  sendTlsReportsJob,
+  purgeTlsReportsJob,
+  purgeDeliverabilityActionsJob,
 ];

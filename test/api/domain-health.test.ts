@@ -2,6 +2,7 @@ import t from 'tap';
 import { bindZoneSnippet } from '../../core/platform/doctor/bind-zone.js';
 import { expectedRecords } from '../../core/sending/domains/domain-records.js';
 import { recordTargets } from '../../core/sending/domains/record-targets.js';
+import { dmarcRecordValue } from '../../core/sending/domains/dmarc-record.js';
 import { sessionInTeam } from '../helpers/accounts.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
 import { errorShape, request } from '../helpers/http.js';
@@ -55,6 +56,7 @@ function publishGood(dmarc = 'v=DMARC1; p=reject') {
     if (r.type === 'CNAME') dns.add({ type: 'CNAME', name: r.fqdn, value: r.value });
   }
   dns.add({ type: 'TXT', name: '_dmarc.mail.health.test', value: dmarc });
+  dns.add({ type: 'TXT', name: '_smtp._tls.mail.health.test', value: 'v=TLSRPTv1; rua=mailto:tls@health.test' });
 }
 type Check = { id: string; label: string; status: string; detail: string; fix?: string };
 const byId = (checks: Check[], id: string) => checks.find((c) => c.id === id)!;
@@ -69,11 +71,11 @@ t.test('a correct set-up passes every check, with a key and with the session coo
     const checks: Check[] = res.body.checks;
     t.same(
       checks.map((c) => c.id),
-      ['spf', 'return_path_mx', `dkim:${selector}`, 'dmarc', 'receiving_mx', 'tracking'],
+      ['spf', 'return_path_mx', `dkim:${selector}`, 'dmarc', 'tlsrpt', 'receiving_mx', 'tracking'],
     );
     t.same(
       checks.map((c) => c.label),
-      ['SPF', 'Return-path MX', `DKIM (${selector})`, 'DMARC', 'Receiving MX', 'Tracking CNAME'],
+      ['SPF', 'Return-path MX', `DKIM (${selector})`, 'DMARC', 'TLS reporting', 'Receiving MX', 'Tracking CNAME'],
     );
     for (const check of checks) {
       t.equal(check.status, 'pass', `${check.id}: ${check.detail}`);
@@ -94,6 +96,7 @@ t.test('missing and wrong records fail, each with the record to publish', async 
   const spf = records.find((r) => r.id === 'spf')!;
   const tracking = records.find((r) => r.id === 'tracking')!;
   dns.remove((r) => r.type === 'TXT' && (r.name === spf.fqdn || r.name === '_dmarc.mail.health.test'));
+  dns.remove((r) => r.type === 'TXT' && r.name === '_smtp._tls.mail.health.test');
   dns.remove((r) => r.type === 'MX' && r.name === spf.fqdn);
   dns.remove((r) => r.type === 'CNAME');
   dns.add({ type: 'CNAME', name: tracking.fqdn, value: 'elsewhere.test' });
@@ -118,6 +121,11 @@ t.test('missing and wrong records fail, each with the record to publish', async 
     status: 'fail',
     detail: /points at elsewhere\.test, not at track\.mailroom\.test/,
     fix: /^Publish CNAME links\.mail\.health\.test "track\.mailroom\.test"/,
+  });
+  t.match(byId(checks, 'tlsrpt'), {
+    status: 'warn',
+    detail: /no TLSRPT record at _smtp\._tls\.mail\.health\.test/,
+    fix: 'Publish TXT _smtp._tls.mail.health.test "v=TLSRPTv1; rua=mailto:tlsrpt@mta.mailroom.test", as the only TLSRPT record at that name',
   });
   t.equal(byId(checks, `dkim:${selector}`).status, 'pass', 'the DKIM record is still there');
   t.equal(byId(checks, 'receiving_mx').status, 'pass');
@@ -161,13 +169,21 @@ t.test('zone: the text mailroom dns-zone prints, as text/plain', async (t) => {
     t.equal(res.status, 200);
     t.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
     // What cli/commands/doctor.command.ts's dnsZone writes: the records from the domain and its keys.
-    t.equal(res.text, bindZoneSnippet(domain, records));
+    const targets = recordTargets(app.runtime.config);
+    t.equal(res.text, bindZoneSnippet(domain, records, targets.tlsRptRua, dmarcRecordValue(domain, targets)));
     t.match(res.text, /^; Mailroom records for mail\.health\.test \(zone health\.test, region us-east-1\)\n/);
     t.match(
       res.text,
       new RegExp(`\\n${selector}\\._domainkey\\.mail\\.health\\.test\\.\\t3600\\tIN\\tTXT\\t"v=DKIM1; k=rsa; p=`),
     );
-    t.match(res.text, /\n_dmarc\.mail\.health\.test\.\t3600\tIN\tTXT\t"v=DMARC1; p=none"\n$/);
+    t.match(
+      res.text,
+      `\n_dmarc.mail.health.test.\t3600\tIN\tTXT\t"v=DMARC1; p=none; rua=mailto:dmarc-reports+${domainId}@mx.mailroom.test"\n`,
+    );
+    t.match(
+      res.text,
+      /\n_smtp\._tls\.mail\.health\.test\.\t3600\tIN\tTXT\t"v=TLSRPTv1; rua=mailto:tlsrpt@mta\.mailroom\.test"\n$/,
+    );
   }
 });
 

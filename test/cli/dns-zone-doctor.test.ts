@@ -52,7 +52,13 @@ function publish(snippet: string): string[] {
 
 t.test('the DMARC record dns-zone prints is live, the one auto-configure publishes', async (t) => {
   const { stdout } = await run(process.execPath, ['bin/mailroom.js', 'dns-zone', '--domain', 'example.test'], { env });
-  t.match(stdout, `\n_dmarc.example.test.\t3600\tIN\tTXT\t"${DEFAULT_DMARC}"\n`, 'a record, not a comment');
+  t.match(
+    stdout,
+    new RegExp(
+      `\\n_dmarc\\.example\\.test\\.\\t3600\\tIN\\tTXT\\t"${DEFAULT_DMARC}; rua=mailto:dmarc-reports\\+[0-9a-f-]{36}@${config.inbound.mxHost.replace(/\./g, '\\.')}"\\n`,
+    ),
+    'a record, not a comment, naming the report address',
+  );
   t.notMatch(stdout, /^;.*IN\tTXT\t"v=DMARC1/m, 'no commented-out DMARC left');
   t.match(stdout, /^; DMARC: .*Leave this line out if _dmarc\.example\.test already has a policy/m);
 
@@ -100,4 +106,30 @@ t.test("doctor's missing-DMARC failure names the command that prints one", async
       detail: /publish at least "v=DMARC1; p=none" \(mailroom dns-zone --domain example\.test prints it\)/,
     },
   );
+});
+
+t.test('dns-zone prints a TLSRPT record (RFC 8460); doctor passes it live and warns without it', async (t) => {
+  const { stdout } = await run(process.execPath, ['bin/mailroom.js', 'dns-zone', '--domain', 'example.test'], { env });
+  t.match(stdout, '\n_smtp._tls.example.test.\t3600\tIN\tTXT\t"v=TLSRPTv1; rua=mailto:tlsrpt@mta.mailroom.test"\n');
+  publish(stdout);
+  const tlsrpt = async () =>
+    (
+      await runDoctor({
+        config,
+        lookup: app.runtime.lookup,
+        ptr: createPtrLookup({ servers: config.dns.servers, timeoutMs: config.dns.timeoutMs }),
+        db: app.runtime.db,
+        now: () => new Date(),
+        dnsblZones: [],
+      })
+    ).find((entry) => entry.check === 'tlsrpt');
+  t.match(await tlsrpt(), { status: 'ok', detail: 'reports go to mailto:tlsrpt@mta.mailroom.test' });
+  dns.remove((record) => record.type === 'TXT' && record.name === '_smtp._tls.example.test');
+  t.match(await tlsrpt(), {
+    status: 'warn',
+    detail:
+      /^no TLSRPT record at _smtp\._tls\.example\.test, .*publish "v=TLSRPTv1; rua=mailto:tlsrpt@mta\.mailroom\.test"/,
+  });
+  dns.add({ type: 'TXT', name: '_smtp._tls.example.test', value: 'v=TLSRPTv1; rua=ftp://example.test/' });
+  t.match(await tlsrpt(), { status: 'fail', detail: /neither a mailto/ });
 });

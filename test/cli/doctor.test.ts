@@ -74,6 +74,7 @@ function publishGood() {
     if (record.type === 'CNAME') dns.add({ type: 'CNAME', name: record.fqdn, value: record.value });
   }
   dns.add({ type: 'TXT', name: '_dmarc.example.test', value: 'v=DMARC1; p=reject; rua=mailto:d@example.test' });
+  dns.add({ type: 'TXT', name: '_smtp._tls.example.test', value: 'v=TLSRPTv1; rua=mailto:tls@example.test' });
   dns.setPtr('192.0.2.10', 'out1.mailroom.test');
   dns.setPtr('192.0.2.11', 'mta.mailroom.test');
   dns.setPtr('192.0.2.20', 'mta.mailroom.test');
@@ -125,6 +126,7 @@ t.test('a correct set-up: every check ok, exit code 0', async (t) => {
       'spf',
       'dkim',
       'dmarc',
+      'tlsrpt',
       'mx',
     ],
   );

@@ -15,10 +15,13 @@ export type TestRecord =
   | { type: 'SOA'; name: string }
   | { type: 'A'; name: string; address: string }
   | { type: 'AAAA'; name: string; address: string }
-  | { type: 'PTR'; name: string; value: string };
+  | { type: 'PTR'; name: string; value: string }
+  | { type: 'TLSA'; name: string; usage: number; selector: number; matchingType: number; data: Buffer };
 
 export class TestDnsServer {
   private records: TestRecord[] = [];
+  /** Names answered with the AD bit, as a validating resolver answers for a DNSSEC-signed zone. */
+  readonly signed = new Set<string>();
   servfail = false;
   queries = 0;
 
@@ -59,6 +62,7 @@ export class TestDnsServer {
 
   clear(): void {
     this.records = [];
+    this.signed.clear();
     this.servfail = false;
   }
 
@@ -89,7 +93,8 @@ export class TestDnsServer {
     const nameExists = atName.length > 0 || this.records.some((r) => r.name.endsWith(`.${name}`));
     const answers = matches.map((record) => toAnswer(record));
     const rcode = answers.length === 0 && !nameExists ? 3 /* NXDOMAIN */ : 0;
-    return dnsPacket.encode({ ...base, flags: base.flags | rcode, answers });
+    const authentic = this.signed.has(name) ? dnsPacket.AUTHENTIC_DATA : 0;
+    return dnsPacket.encode({ ...base, flags: base.flags | rcode | authentic, answers });
   }
 }
 
@@ -111,6 +116,17 @@ function toAnswer(record: TestRecord): dnsPacket.Answer {
       return { ...common, type: 'A', data: record.address };
     case 'AAAA':
       return { ...common, type: 'AAAA', data: record.address };
+    case 'TLSA':
+      return {
+        ...common,
+        type: 'TLSA',
+        data: {
+          usage: record.usage,
+          selector: record.selector,
+          matchingType: record.matchingType,
+          certificate: record.data,
+        },
+      };
     case 'SOA':
       return {
         ...common,

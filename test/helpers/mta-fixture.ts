@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises';
+import type { TlsResultSink } from '../../core/sending/tls-reports/tls-result.types.js';
 import type { Clock } from '../../lib/clock.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../mta/queue/delivery-worker.js';
 import { TestDnsServer } from './dns-server.js';
@@ -48,6 +49,10 @@ export type MtaFixtureOptions = {
   config?: Record<string, unknown>;
   /** The API's rate limit per team (default: out of the way). */
   rateLimitPerSecond?: number;
+  /** Where the worker records each connection's TLS result (RFC 8460), as `runtime.tlsResults`. */
+  tlsResults?: TlsResultSink;
+  /** DANE on, with the test DNS server as the validating resolver (it sets AD for `dns.signed` names). */
+  dane?: boolean;
 };
 
 /**
@@ -81,6 +86,7 @@ export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<
         connectTimeoutMs: 3000,
         greetingTimeoutMs: 3000,
         socketTimeoutMs: 5000,
+        ...(options.dane ? { dane: { resolvers: [dns.address] } } : {}),
         ...options.mta,
       },
     },
@@ -88,6 +94,7 @@ export async function startMtaFixture(options: MtaFixtureOptions = {}): Promise<
   const team = await app.createTeam('MTA', 'unlimited');
   await app.runtime.services.teams.setTier(team.teamId, 2);
   const domainId = await addVerifiedDomain(app, dns, team.token, 'sender.test', options.domain);
+  if (options.tlsResults) app.runtime.tlsResults = options.tlsResults;
   const workers = options.noWorker ? [] : [startDeliveryWorker(app.runtime)];
   const resolver = new Resolver();
   resolver.setServers([dns.address]);

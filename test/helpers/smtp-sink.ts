@@ -6,6 +6,10 @@ export type ReceivedMessage = {
   to: string[];
   data: Buffer;
   remoteAddress: string;
+  /** The SMTP session (connection) it arrived over. */
+  session: string;
+  /** When the message arrived (end of DATA). */
+  at: Date;
   helo: string;
   secure: boolean;
   localAddress: string;
@@ -19,6 +23,8 @@ export type SinkFault = {
   recipient?: string;
   remoteAddress?: string;
   times?: number;
+  /** The fault applies only once this many messages have been accepted (a receiver that throttles after N). */
+  afterMessages?: number;
 };
 
 /**
@@ -93,6 +99,7 @@ export class SmtpSink {
       (f) =>
         f.stage === stage &&
         (f.times ?? 1) > 0 &&
+        this.messages.length >= (f.afterMessages ?? 0) &&
         (!f.recipient || f.recipient === recipient) &&
         (!f.remoteAddress || f.remoteAddress === from),
     );
@@ -112,6 +119,8 @@ function received(session: SMTPServerSession, data: Buffer): ReceivedMessage {
     to: session.envelope.rcptTo.map((r) => r.address),
     data,
     remoteAddress: session.remoteAddress.replace(/^::ffff:/, ''),
+    at: new Date(),
+    session: session.id,
     helo: session.hostNameAppearsAs,
     secure: session.secure,
     localAddress: session.localAddress.replace(/^::ffff:/, ''),

@@ -1,5 +1,6 @@
 import { DEFAULT_DMARC } from '../../sending/domains/auto-configure/zone-changes.js';
 import type { DnsRecord, Domain } from '../../sending/domains/domain.types.js';
+import { ownTlsRptValue, TLSRPT_PREFIX } from '../../sending/tls-reports/tlsrpt-record.js';
 
 const TTL = 3600;
 const absolute = (name: string) => `${name.toLowerCase().replace(/\.$/, '')}.`;
@@ -28,9 +29,17 @@ function line(record: DnsRecord): string {
  * commented out, and a live DMARC record: `mailroom doctor` fails a sending domain without one,
  * and it is the same starting policy DNS auto-configure publishes (DEFAULT_DMARC: p=none reports
  * nothing and refuses nothing, so it cannot break mail; the owner tightens it later). No `rua=`:
- * the appliance reads no aggregate reports, and an address nobody reads helps nobody.
+ * the appliance reads no aggregate reports, and an address nobody reads helps nobody. With
+ * `tlsRptRua`, a TLSRPT record naming that mailbox (tlsReports.ruaAddress). `dmarc` is the
+ * starting policy with the rua= of the inbound MX's report address (dmarcRecordValue): the
+ * appliance reads the aggregate reports.
  */
-export function bindZoneSnippet(domain: Domain, records: DnsRecord[]): string {
+export function bindZoneSnippet(
+  domain: Domain,
+  records: DnsRecord[],
+  tlsRptRua?: string,
+  dmarc: string = DEFAULT_DMARC,
+): string {
   const out = [`; Mailroom records for ${domain.name} (zone ${domain.zone}, region ${domain.region})`];
   for (const group of ['DKIM', 'SPF', 'Tracking', 'Receiving'] as const) {
     const inGroup = records.filter((record) => record.record === group);
@@ -42,7 +51,18 @@ export function bindZoneSnippet(domain: Domain, records: DnsRecord[]): string {
   const apex = domain.zone.toLowerCase() !== domain.name.toLowerCase() ? ` or _dmarc.${domain.zone}` : '';
   out.push(
     `; DMARC: a starting policy (p=none: reports nothing, refuses nothing). Leave this line out if _dmarc.${domain.name}${apex} already has a policy: keep yours`,
-    `${absolute(`_dmarc.${domain.name}`)}\t${TTL}\tIN\tTXT\t${txtStrings(DEFAULT_DMARC)}`,
+    `${absolute(`_dmarc.${domain.name}`)}\t${TTL}\tIN\tTXT\t${txtStrings(dmarc)}`,
   );
+  const reportHost = /rua=mailto:[^@;]+@([^;\s]+)/.exec(dmarc)?.[1];
+  // RFC 7489 7.1: receivers send reports to a host outside the domain only if that host's zone says yes.
+  if (reportHost)
+    out.push(
+      `; DMARC reports go to the appliance: the zone of ${reportHost} needs, once for every domain, *._report._dmarc.${reportHost}. TXT "v=DMARC1"`,
+    );
+  if (tlsRptRua)
+    out.push(
+      `; TLS reporting (RFC 8460): where senders report failed TLS to this domain's MX. Leave this line out if ${TLSRPT_PREFIX}.${domain.name} already has a record: keep yours`,
+      `${absolute(`${TLSRPT_PREFIX}.${domain.name}`)}\t${TTL}\tIN\tTXT\t${txtStrings(ownTlsRptValue(tlsRptRua))}`,
+    );
   return `${out.join('\n')}\n`;
 }

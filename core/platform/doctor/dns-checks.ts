@@ -5,6 +5,12 @@ import { expectedRecords, type RecordTargets } from '../../sending/domains/domai
 import { RECEIVING_REGIONS, type DkimKey, type Domain } from '../../sending/domains/domain.types.js';
 import { result, unanswered, type CheckResult, type PtrLookup } from './doctor.types.js';
 import { reversedLabels } from './reverse-names.js';
+import {
+  ownTlsRptValue,
+  parseTlsRpt,
+  tlsRptCandidates,
+  TLSRPT_PREFIX,
+} from '../../sending/tls-reports/tlsrpt-record.js';
 import { SPF_LOOKUP_LIMIT, SpfInspector } from './spf.js';
 
 const lower = (name: string) => name.toLowerCase().replace(/\.$/, '');
@@ -188,6 +194,31 @@ export async function checkDmarc(lookup: DnsLookup, domain: Domain): Promise<Che
     'fail',
     `no DMARC record at _dmarc.${domain.name}${candidates.length > 1 ? ` or _dmarc.${domain.zone}` : ''}: publish at least "v=DMARC1; p=none" (mailroom dns-zone --domain ${domain.name} prints it)`,
   );
+}
+
+/**
+ * A TLSRPT record (RFC 8460) at `_smtp._tls.<name>`: without one, senders cannot tell the owner
+ * when TLS to its mail servers fails (a warning: mail flows without it); malformed or more than
+ * one is a failure (senders ignore them all). Any well-formed rua passes, ours or the owner's.
+ */
+export async function checkTlsRpt(lookup: DnsLookup, domain: Domain, targets: RecordTargets): Promise<CheckResult> {
+  const name = `${TLSRPT_PREFIX}.${lower(domain.name)}`;
+  const txt = await lookup.txt(name);
+  if (txt.kind === 'temporary') return unanswered('tlsrpt', domain.name, name, txt.error);
+  const records = txt.kind === 'found' ? tlsRptCandidates(txt.values) : [];
+  const publish = targets.tlsRptRua ? `: publish "${ownTlsRptValue(targets.tlsRptRua)}"` : '';
+  if (records.length === 0)
+    return result('tlsrpt', domain.name, 'warn', `no TLSRPT record at ${name}, so no TLS reports reach you${publish}`);
+  if (records.length > 1)
+    return result(
+      'tlsrpt',
+      domain.name,
+      'fail',
+      `${name} has ${records.length} TLSRPT records: senders ignore all of them`,
+    );
+  const parsed = parseTlsRpt(records[0]!);
+  if (!parsed.ok) return result('tlsrpt', domain.name, 'fail', `${name} ${parsed.problem}${publish}`);
+  return result('tlsrpt', domain.name, 'ok', `reports go to ${parsed.record.rua.join(', ')}`);
 }
 
 /** A receiving domain's MX points at this appliance's inbound MX host (and nowhere else). */

@@ -1,12 +1,12 @@
 import type { DnsLookup } from '../../../lib/dns/dns-resolver.js';
 import type { RecordTargets } from '../../sending/domains/domain-records.js';
 import type { DkimKey, Domain } from '../../sending/domains/domain.types.js';
-import { checkDkim, checkDmarc, checkReceivingMx, checkSpf } from './dns-checks.js';
+import { checkDkim, checkDmarc, checkReceivingMx, checkSpf, checkTlsRpt } from './dns-checks.js';
 import type { CheckResult } from './doctor.types.js';
 import { checkReturnPathMx, checkTrackingCname } from './record-checks.js';
 
 /**
- * The DNS checks `mailroom doctor` makes of one domain: SPF, DKIM and DMARC when it sends, the
+ * The DNS checks `mailroom doctor` makes of one domain: SPF, DKIM, DMARC and TLSRPT when it sends, the
  * MX when it receives. One function, so the command and `GET /domains/{id}/health` cannot drift.
  */
 export async function checkDomainDns(
@@ -20,6 +20,7 @@ export async function checkDomainDns(
     found.push(await checkSpf(lookup, domain, targets));
     found.push(...(await checkDkim(lookup, domain, keys, targets)));
     found.push(await checkDmarc(lookup, domain));
+    found.push(await checkTlsRpt(lookup, domain, targets));
   }
   const mx = await checkReceivingMx(lookup, domain, targets);
   if (mx) found.push(mx);

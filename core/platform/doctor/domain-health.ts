@@ -18,6 +18,7 @@ const LABELS: Record<string, string> = {
   spf: 'SPF',
   return_path_mx: 'Return-path MX',
   dmarc: 'DMARC',
+  tlsrpt: 'TLS reporting',
   mx: 'Receiving MX',
   tracking: 'Tracking CNAME',
 };

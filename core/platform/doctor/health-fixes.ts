@@ -32,6 +32,11 @@ export function fixFor(entry: CheckResult, domain: Domain, records: DnsRecord[])
       return entry.status === 'warn'
         ? 'Once DMARC reports show only your own mail, raise the policy to p=quarantine or p=reject'
         : `Publish TXT _dmarc.${domain.name} "${DEFAULT_DMARC}" (a starting policy: it refuses nothing)`;
+    case 'tlsrpt': {
+      // The check's detail carries the record this appliance offers (tlsReports.ruaAddress).
+      const value = /publish "([^"]+)"/.exec(entry.detail)?.[1] ?? 'v=TLSRPTv1; rua=mailto:<a mailbox you read>';
+      return `Publish TXT _smtp._tls.${domain.name} "${value}", as the only TLSRPT record at that name`;
+    }
     case 'mx':
       return `${publish(byId('receiving_mx')!)}${entry.status === 'warn' ? ' and remove the other MX hosts' : ''}`;
     case 'return_path_mx':

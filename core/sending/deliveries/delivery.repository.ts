@@ -96,17 +96,13 @@ export class DeliveryRepository {
    * settled); returns how many were extended. A lease that was lost stays lost.
    */
   async renewLeases(deliveries: readonly Delivery[], now: Date, leaseUntil: Date): Promise<number> {
-    const byOwner = new Map<string, string[]>();
-    for (const d of deliveries) {
-      if (!d.leaseOwner) continue;
-      const ids = byOwner.get(d.leaseOwner);
-      if (ids) ids.push(d.id);
-      else byOwner.set(d.leaseOwner, [d.id]);
-    }
     let renewed = 0;
-    for (const [owner, ids] of byOwner) {
+    for (const [owner, group] of groupByOwner(deliveries)) {
       renewed += await this.knex('deliveries')
-        .whereIn('id', ids)
+        .whereIn(
+          'id',
+          group.map((d) => d.id),
+        )
         .where({ lease_owner: owner, state: 'sending' })
         .update({ lease_until: leaseUntil, next_attempt_at: leaseUntil, updated_at: now });
     }
@@ -192,6 +188,31 @@ export class DeliveryRepository {
       .update({ state: 'held', lease_owner: null, lease_until: null, next_attempt_at: now, updated_at: now });
   }
 
+  /**
+   * Claimed deliveries go back to waiting until `until` without an attempt (traffic shaping or
+   * warm-up said not now): nothing was sent, so nothing is recorded but the new due time.
+   */
+  async postpone(deliveries: readonly Delivery[], until: Date, now: Date): Promise<number> {
+    let moved = 0;
+    for (const [owner, group] of groupByOwner(deliveries)) {
+      for (const fresh of [true, false]) {
+        const ids = group.filter((d) => (d.attempts === 0) === fresh).map((d) => d.id);
+        if (ids.length === 0) continue;
+        moved += await this.knex('deliveries')
+          .whereIn('id', ids)
+          .where({ lease_owner: owner, state: 'sending' })
+          .update({
+            state: fresh ? 'queued' : 'deferred',
+            lease_owner: null,
+            lease_until: null,
+            next_attempt_at: until,
+            updated_at: now,
+          });
+      }
+    }
+    return moved;
+  }
+
   /** Operator: held deliveries go back to the queue, due now. */
   async release(filter: QueueFilter, now: Date): Promise<number> {
     return this.filtered(filter, ['held']).update({ state: 'queued', next_attempt_at: now, updated_at: now });
@@ -261,4 +282,16 @@ export class DeliveryRepository {
       })),
     };
   }
+}
+
+/** Claimed deliveries by the lease token they were claimed with (one per claim). */
+function groupByOwner(deliveries: readonly Delivery[]): Map<string, Delivery[]> {
+  const byOwner = new Map<string, Delivery[]>();
+  for (const d of deliveries) {
+    if (!d.leaseOwner) continue;
+    const group = byOwner.get(d.leaseOwner);
+    if (group) group.push(d);
+    else byOwner.set(d.leaseOwner, [d]);
+  }
+  return byOwner;
 }

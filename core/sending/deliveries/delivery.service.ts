@@ -116,6 +116,12 @@ export class DeliveryService {
     return retryConflicts(() => this.repository.renewLeases(deliveries, now, new Date(now.getTime() + leaseMs)));
   }
 
+  /** Claimed deliveries wait until `until`, with no attempt counted (shaping, warm-up). */
+  postpone(deliveries: readonly Delivery[], until: Date): Promise<number> {
+    if (deliveries.length === 0) return Promise.resolve(0);
+    return retryConflicts(() => this.repository.postpone(deliveries, until, this.deps.clock.now()));
+  }
+
   async email(id: string): Promise<Email | undefined> {
     return this.emails.findById(id);
   }

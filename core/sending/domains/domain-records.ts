@@ -9,6 +9,10 @@ export type RecordTargets = {
   inboundMxHost: string;
   trackingHost: string;
   regionIps: Record<Region, string[]>;
+  /** Local part of the DMARC aggregate report address (config.dmarcReports.localPart): DMARC records carry rua= with it. */
+  dmarcReportLocalPart?: string;
+  /** The mailbox our TLSRPT records name (RFC 8460 rua); unset: no TLSRPT record is offered. */
+  tlsRptRua?: string;
 };
 
 /** SPF covering every address of the region's pool, so any IP the MTA picks passes. */

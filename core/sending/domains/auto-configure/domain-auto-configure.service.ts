@@ -4,7 +4,8 @@ import { expectedRecords, type RecordTargets } from '../domain-records.js';
 import type { DomainService } from '../domain.service.js';
 import type { DkimKey, Domain, DomainView, ManagedZone } from '../domain.types.js';
 import { applyUpdate, requireZone, zoneFor, type UpdateZoneConfig } from './update-zones.js';
-import { addOperation, dmarcUpdate, publishOperations, removeOperations } from './zone-changes.js';
+import { dmarcRecordValue } from '../dmarc-record.js';
+import { addOperation, dmarcUpdate, publishOperations, removeOperations, tlsRptUpdate } from './zone-changes.js';
 
 export type DomainAutoConfigureDeps = {
   zones: readonly UpdateZoneConfig[];
@@ -30,7 +31,13 @@ export class DomainAutoConfigureService implements ManagedZone {
     await applyUpdate(zone, { updates: publishOperations(domain, records, keys, zone.ttl) }, this.deps.timeoutMs);
     // A second UPDATE, so that a DMARC policy already there (the prerequisite fails with
     // YXRRSET) leaves the rest published.
-    await applyUpdate(zone, dmarcUpdate(domain, zone.zone, zone.ttl), this.deps.timeoutMs, ['YXRRSET']);
+    const dmarc = dmarcRecordValue(domain, this.deps.targets);
+    await applyUpdate(zone, dmarcUpdate(domain, zone.zone, zone.ttl, dmarc), this.deps.timeoutMs, ['YXRRSET']);
+    // The same for TLS reporting: a TLSRPT record already there is the owner's, and stays.
+    if (this.deps.targets.tlsRptRua)
+      await applyUpdate(zone, tlsRptUpdate(domain, zone.ttl, this.deps.targets.tlsRptRua), this.deps.timeoutMs, [
+        'YXRRSET',
+      ]);
     // Before verifying: the verification round writes the row it read, managed included.
     await this.deps.domains.markManaged(teamId, domain);
     return this.deps.verification.verify(teamId, domain.id);

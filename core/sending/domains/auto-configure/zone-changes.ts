@@ -1,5 +1,7 @@
 import type { Prerequisite, UpdateOperation, UpdateRecord } from '../../../../lib/dns/dns-update.js';
 import type { DkimKey, DnsRecord, Domain } from '../domain.types.js';
+import { ownTlsRptValue, TLSRPT_PREFIX } from '../../tls-reports/tlsrpt-record.js';
+import { STARTING_DMARC_POLICY } from '../dmarc-record.js';
 
 /**
  * The DNS UPDATE operations for a domain's records, as pure data. Names we chose (DKIM
@@ -9,7 +11,7 @@ import type { DkimKey, DnsRecord, Domain } from '../domain.types.js';
  */
 
 /** A starting DMARC policy: reports nothing, refuses nothing, so it never breaks mail. */
-export const DEFAULT_DMARC = 'v=DMARC1; p=none';
+export const DEFAULT_DMARC = STARTING_DMARC_POLICY;
 
 /** TXT strings are at most 255 bytes each; a 2048-bit DKIM key is longer, so it is split. */
 export function txtStrings(value: string): string[] {
@@ -75,15 +77,32 @@ export function removeOperations(domain: Domain, records: DnsRecord[], keys: Dki
   return [...selectors, ...others];
 }
 
-/** DMARC only where none applies yet: at the domain, nor at the zone's apex (RFC 7489 6.6.3). */
+/**
+ * DMARC only where none applies yet: at the domain, nor at the zone's apex (RFC 7489 6.6.3).
+ * `value`: the starting policy, with our rua= (dmarcRecordValue).
+ */
 export function dmarcUpdate(
   domain: Domain,
   zoneApex: string,
   ttl: number,
+  value: string = DEFAULT_DMARC,
 ): { prerequisites: Prerequisite[]; updates: UpdateOperation[] } {
   const names = [...new Set([`_dmarc.${domain.name}`, `_dmarc.${zoneApex}`])];
   return {
     prerequisites: names.map((name) => ({ rrsetAbsent: { name, type: 'TXT' } })),
-    updates: [{ op: 'add', record: { name: `_dmarc.${domain.name}`, type: 'TXT', ttl, data: [DEFAULT_DMARC] } }],
+    updates: [{ op: 'add', record: { name: `_dmarc.${domain.name}`, type: 'TXT', ttl, data: txtStrings(value) } }],
+  };
+}
+
+/** A TLSRPT record (RFC 8460) naming our report mailbox, only where the domain has none yet. */
+export function tlsRptUpdate(
+  domain: Domain,
+  ttl: number,
+  ruaAddress: string,
+): { prerequisites: Prerequisite[]; updates: UpdateOperation[] } {
+  const name = `${TLSRPT_PREFIX}.${domain.name}`;
+  return {
+    prerequisites: [{ rrsetAbsent: { name, type: 'TXT' } }],
+    updates: [{ op: 'add', record: { name, type: 'TXT', ttl, data: txtStrings(ownTlsRptValue(ruaAddress)) } }],
   };
 }
