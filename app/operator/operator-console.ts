@@ -84,6 +84,11 @@ export class OperatorConsole {
     }));
   }
 
+  /** The configured spelling of a pool address, or a ValidationError naming the pool addresses. */
+  pooled(input: string) {
+    return requirePooled(this.deps.config, input);
+  }
+
   /** Takes an address out of every pool on every node until enabled (`mailroom ip disable`). */
   async disableAddress(input: string, reason: string) {
     const { address, regions } = requirePooled(this.deps.config, input);

@@ -7,6 +7,7 @@ import { ValidationError } from '../../lib/errors.js';
 import { formatDuration } from '../format-duration.js';
 import { printJson } from '../output.js';
 import { withRuntime } from './admin.command.js';
+import { addIpWarmupCommands } from './deliverability.command.js';
 import { isDomainName } from './queue.command.js';
 
 /** `mailroom ip list`: every pool address, whether it is in use, and where it rests. */
@@ -76,4 +77,5 @@ export function registerIpCommands(program: Command): void {
         throw new ValidationError(`--destination must be a domain name such as gmail.com, not "${o.destination}"`);
       return withRuntime((runtime) => enable(runtime, address, o.destination?.toLowerCase()));
     });
+  addIpWarmupCommands(ip);
 }

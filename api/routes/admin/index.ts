@@ -1,7 +1,9 @@
 import { adminDestinationHoldRoutes } from './destination-holds.routes.js';
+import { adminIpWarmupRoutes } from './ip-warmup.routes.js';
 import { adminLogRoutes } from './logs.routes.js';
 import { adminPlatformRoutes } from './platform.routes.js';
 import { adminQueueRoutes } from './queue.routes.js';
+import { adminShapingRoutes } from './shaping.routes.js';
 import { adminSystemRoutes } from './system.routes.js';
 import { adminTeamRoutes } from './teams.routes.js';
 
@@ -16,4 +18,6 @@ export const adminRoutes = [
   ...adminTeamRoutes,
   ...adminPlatformRoutes,
   ...adminSystemRoutes,
+  ...adminShapingRoutes,
+  ...adminIpWarmupRoutes,
 ];

@@ -139,6 +139,34 @@ export type ErrorLog = {
   }[];
 };
 
+/** GET /admin/ips/warmup: one warming address (allowance null: no limit today). */
+export type IpWarmup = {
+  object: 'ip_warmup';
+  address: string;
+  started_on: string;
+  day: number;
+  days: number;
+  complete: boolean;
+  sent_today: number;
+  providers: { provider: string; allowance: number | null; sent: number; answers: Record<string, number> }[];
+};
+/** GET /admin/deliverability/actions: what traffic shaping did (factor_now: a slow's share in force now). */
+export type ShapingAction = {
+  object: 'deliverability_action';
+  id: string;
+  kind: 'slow' | 'pause' | 'suspend_marketing';
+  provider: string;
+  egress_ip: string | null;
+  team_id: string | null;
+  factor: number | null;
+  factor_now: number | null;
+  rule_id: string | null;
+  reason: string;
+  started_at: string;
+  ends_at: string;
+  active: boolean;
+};
+
 /** The plans `POST /admin/teams` and `PATCH /admin/teams/:id` accept. */
 export const PLANS = ['free', 'pro', 'scale', 'unlimited'] as const;
 export const TIERS = [0, 1, 2, 3] as const;

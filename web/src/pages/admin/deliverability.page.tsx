@@ -8,6 +8,8 @@ import { Time } from '../../ui/time';
 import type { Deliverability, DoctorCheck } from './admin-types';
 import { CheckBadge } from './check-badge';
 import { count } from './format';
+import { ShapingActionsCard } from './shaping-actions-card';
+import { WarmupCard } from './warmup-card';
 
 const KINDS: { kind: DoctorCheck['subject_kind']; title: string; id: string }[] = [
   { kind: 'ip', title: 'Per egress IP', id: 'checks-ip' },
@@ -30,7 +32,8 @@ function ChecksTable({ caption, checks }: { caption: string; checks: DoctorCheck
         { header: 'Subject', cell: (row) => <code>{row.subject}</code> },
         { header: 'Check', cell: (row) => row.check },
         { header: 'Result', cell: (row) => <CheckBadge status={row.status} /> },
-        { header: 'Detail', cell: (row) => row.detail },
+        // Records to publish are long unbroken strings: they wrap rather than widen the table.
+        { header: 'Detail', cell: (row) => <span style={{ overflowWrap: 'anywhere' }}>{row.detail}</span> },
         {
           header: 'How to fix',
           // The doctor sometimes says the fix in the detail itself: not repeated.
@@ -40,7 +43,7 @@ function ChecksTable({ caption, checks }: { caption: string; checks: DoctorCheck
             ) : row.fix === row.detail ? (
               <span className="muted">See the detail</span>
             ) : (
-              row.fix
+              <span style={{ overflowWrap: 'anywhere' }}>{row.fix}</span>
             ),
         },
       ]}
@@ -68,6 +71,8 @@ export default function DeliverabilityPage() {
         }
       />
       <ErrorMessage error={report.error} />
+      <ShapingActionsCard />
+      <WarmupCard />
       {report.isLoading ? <Loading label="Running the checks…" /> : null}
       {data ? (
         <>
