@@ -14,6 +14,7 @@ import { domainClaimRoutes } from './domain-claims.routes.js';
 import { domainAutoConfigureRoutes } from './domain-auto-configure.routes.js';
 import { domainRoutes } from './domains.routes.js';
 import { domainHealthRoutes } from './domain-health.routes.js';
+import { dmarcReportRoutes } from './dmarc-reports.routes.js';
 import { emailRoutes } from './emails/index.js';
 import { emailActivityRoutes } from './emails/activity.routes.js';
 import { aiRoutes } from './ai.routes.js';
@@ -43,6 +44,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...domainClaimRoutes,
     ...domainRoutes,
     ...domainHealthRoutes,
+    ...dmarcReportRoutes,
     ...domainAutoConfigureRoutes,
     // Before the email routes: /emails/receiving is not /emails/:email_id.
     ...receivingRoutes,

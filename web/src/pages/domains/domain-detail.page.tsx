@@ -10,6 +10,7 @@ import { DeleteDomain } from './delete-domain';
 import { DkimRotation } from './dkim-rotation';
 import { DnsRecordsCard } from './dns-records-card';
 import { DomainHealthCard } from './domain-health-card';
+import { DmarcReportsCard } from './dmarc-reports-card';
 import { DomainSettingsCard } from './domain-settings-card';
 import { domainKey, type Domain } from './domain-types';
 import { useLiveCheck } from './use-live-check';
@@ -54,6 +55,7 @@ export default function DomainDetailPage({ params }: PageProps) {
       <ErrorMessage error={query.error} title="The domain could not be refreshed." />
       <DnsRecordsCard domain={domain} live={live} />
       <DomainHealthCard domainId={domain.id} />
+      <DmarcReportsCard domainId={domain.id} />
       <div className="grid-2">
         <DomainSettingsCard domain={domain} />
         <div className="stack">
