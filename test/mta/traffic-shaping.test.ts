@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import t from 'tap';
 import { startMtaFixture } from '../helpers/mta-fixture.js';
-import { logUrl, spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
+import { cliEnvFor, logUrl, spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
 import { TEST_REDIS_URL as REDIS_URL } from '../helpers/test-database.js';
 
 /**
@@ -74,17 +73,13 @@ const sumOf = (text: string, series: RegExp) =>
 
 t.test('slow, pause and recovery across two mta processes; nothing lost or bounced', async (t) => {
   const config = fx.app.runtime.config;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    MAILROOM_CONFIG: join(config.dataDir, 'mailroom.json'),
-    MAILROOM_ENV: 'test',
-    MAILROOM_DATA_DIR: config.dataDir,
-    MAILROOM_DATABASE_URL: config.database.url,
+  const env = cliEnvFor(config, {
+    MAILROOM_LOG_LEVEL: 'info',
     MAILROOM_DNS_SERVERS: config.dns.servers.join(','),
     MAILROOM_REDIS_URL: REDIS_URL,
     MAILROOM_REDIS_KEY_PREFIX: `shaping-test-${process.pid}:`,
     MAILROOM_METRICS_PORT: '0',
-  };
+  });
   const metricsUrls: Array<Promise<string>> = [];
   for (let i = 0; i < 2; i++) {
     const { child, ready } = spawnMailroom('mta', env, 'mta worker started');
