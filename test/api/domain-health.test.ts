@@ -115,7 +115,7 @@ t.test('missing and wrong records fail, each with the record to publish', async 
   });
   t.match(byId(checks, 'dmarc'), {
     status: 'fail',
-    fix: 'Publish TXT _dmarc.mail.health.test "v=DMARC1; p=none" (a starting policy: it refuses nothing)',
+    fix: `Publish TXT _dmarc.mail.health.test "v=DMARC1; p=none; rua=mailto:dmarc-reports+${domainId}@mx.mailroom.test" (a starting policy: it refuses nothing; its reports come to this appliance)`,
   });
   t.match(byId(checks, 'tracking'), {
     status: 'fail',

@@ -6,6 +6,7 @@ import type { DkimKey, Domain } from '../../sending/domains/domain.types.js';
 import { checkDomainHealth } from './domain-checks.js';
 import type { CheckResult } from './doctor.types.js';
 import { fixFor } from './health-fixes.js';
+import { dmarcRecordValue } from '../../sending/domains/dmarc-record.js';
 
 export type HealthStatus = 'pass' | 'warn' | 'fail';
 
@@ -59,7 +60,7 @@ export class DomainHealthService {
     const results = await checkDomainHealth(this.deps.lookup, domain, keys, this.deps.targets);
     const records = expectedRecords(domain, keys, this.deps.targets);
     const checks = results.map((entry): HealthCheck => {
-      const fix = fixFor(entry, domain, records);
+      const fix = fixFor(entry, domain, records, dmarcRecordValue(domain, this.deps.targets));
       return {
         ...idAndLabel(entry, domain),
         status: STATUS[entry.status],

@@ -13,7 +13,13 @@ function publish(record: DnsRecord): string {
  * publish (from the same expected records `GET /domains/{id}` lists and the zone snippet prints),
  * or why to wait. Undefined for a pass.
  */
-export function fixFor(entry: CheckResult, domain: Domain, records: DnsRecord[]): string | undefined {
+export function fixFor(
+  entry: CheckResult,
+  domain: Domain,
+  records: DnsRecord[],
+  /** The starting DMARC record this appliance offers (with its rua= report address). */
+  dmarcValue: string = DEFAULT_DMARC,
+): string | undefined {
   if (entry.status === 'ok') return undefined;
   if (wasUnanswered(entry)) return 'Check again in a few minutes: the DNS look-up got no answer, so nothing was judged';
   const byId = (id: string) => records.find((record) => record.id === id);
@@ -31,7 +37,7 @@ export function fixFor(entry: CheckResult, domain: Domain, records: DnsRecord[])
     case 'dmarc':
       return entry.status === 'warn'
         ? 'Once DMARC reports show only your own mail, raise the policy to p=quarantine or p=reject'
-        : `Publish TXT _dmarc.${domain.name} "${DEFAULT_DMARC}" (a starting policy: it refuses nothing)`;
+        : `Publish TXT _dmarc.${domain.name} "${dmarcValue}" (a starting policy: it refuses nothing; its reports come to this appliance)`;
     case 'tlsrpt': {
       // The check's detail carries the record this appliance offers (tlsReports.ruaAddress).
       const value = /publish "([^"]+)"/.exec(entry.detail)?.[1] ?? 'v=TLSRPTv1; rua=mailto:<a mailbox you read>';
