@@ -19,8 +19,8 @@ if (skipped) {
   });
   t.teardown(() => app.close());
 
-  /** The Google fixture as a report message, stored as if its period began yesterday. */
-  async function storeGoogleReport(target: { domainId: string; teamId: string }) {
+  /** The Google fixture as a report message, stored as if its period began `daysAgo` days ago. */
+  async function storeGoogleReport(target: { domainId: string; teamId: string }, daysAgo: number) {
     const gz = readFileSync(new URL('../fixtures/dmarc/google.xml.gz', import.meta.url));
     const raw = Buffer.from(
       [
@@ -35,7 +35,8 @@ if (skipped) {
     );
     const service = app.runtime.services.dmarcReports;
     const prepared = await service.prepare(raw, { ...target, name: 'dmarc-fixture.test', zone: 'dmarc-fixture.test' });
-    prepared.report.dateBegin = new Date(Date.now() - 86_400_000);
+    prepared.report.dateBegin = new Date(Date.now() - daysAgo * 86_400_000);
+    prepared.report.reportId = `${prepared.report.reportId}-${daysAgo}`;
     await app.runtime.db.knex.transaction((trx) => service.store(trx, prepared));
   }
 
@@ -50,19 +51,25 @@ if (skipped) {
     await page.goto(`/dashboard/domains/${domain.id}`);
     await page.getByText('No DMARC reports in the last 30 days').waitFor();
 
-    await storeGoogleReport({ domainId: domain.id, teamId: team.teamId });
+    // The same report on two days: two points on the chart, every count doubled.
+    await storeGoogleReport({ domainId: domain.id, teamId: team.teamId }, 1);
+    await storeGoogleReport({ domainId: domain.id, teamId: team.teamId }, 3);
     await page.reload();
     const table = page.getByRole('table', { name: 'Sending sources' });
     await table.waitFor();
     const card = page.getByRole('region', { name: 'DMARC reports' });
-    t.match(await card.textContent(), /Messages reported \(30 days\)\s*157/);
+    t.match(await card.textContent(), /Messages reported \(30 days\)\s*314/);
+    t.ok(
+      await card.getByRole('img', { name: 'Messages reported and DMARC passes per day' }).isVisible(),
+      'a chart per day',
+    );
     t.match(await card.textContent(), /DMARC pass\s*95\.5%/);
     t.match(await card.textContent(), /SPF aligned\s*76\.4%/);
     const rows = table.locator('tbody tr');
     t.equal(await rows.count(), 3);
-    t.match(await rows.nth(0).textContent(), /192\.0\.2\.10.*120.*Mailroom/);
-    t.match(await rows.nth(2).textContent(), /203\.0\.113\.50.*7.*Unknown/);
-    t.match(await card.textContent(), /1 source not ours failed DMARC for 7 messages/);
+    t.match(await rows.nth(0).textContent(), /192\.0\.2\.10.*240.*Mailroom/);
+    t.match(await rows.nth(2).textContent(), /203\.0\.113\.50.*14.*Unknown/);
+    t.match(await card.textContent(), /1 source not ours failed DMARC for 14 messages/);
     await screenshot(page, 'domain-dmarc-reports');
     await assertAccessible(t, page, 'domain page with DMARC reports');
     t.same(d.errors, [], 'no script errors');

@@ -4,6 +4,7 @@ import { Badge } from '../../ui/badge';
 import { ErrorMessage } from '../../ui/error-message';
 import { Card, DescriptionList, EmptyState, Loading } from '../../ui/page';
 import { DataTable } from '../../ui/table';
+import { ActivityChart } from '../broadcasts/activity-chart';
 
 /** GET /domains/{id}/dmarc-reports/summary, as the API answers it. */
 type DmarcSummary = {
@@ -20,7 +21,25 @@ type DmarcSummary = {
     ours: boolean;
   }>;
   unknown_senders: Array<{ ip: string; count: number; failed: number }>;
+  days: Array<{ date: string; count: number; dmarc_pass: number }>;
 };
+
+/** Every day from the first report's to the last, a day without reports at zero (a gap is not a trend). */
+function everyDay(days: DmarcSummary['days']): DmarcSummary['days'] {
+  if (days.length === 0) return days;
+  const byDate = new Map(days.map((day) => [day.date, day]));
+  const sorted = [...byDate.keys()].sort();
+  const out: DmarcSummary['days'] = [];
+  for (
+    let at = Date.parse(`${sorted[0]}T00:00:00Z`);
+    at <= Date.parse(`${sorted.at(-1)}T00:00:00Z`);
+    at += 86_400_000
+  ) {
+    const date = new Date(at).toISOString().slice(0, 10);
+    out.push(byDate.get(date) ?? { date, count: 0, dmarc_pass: 0 });
+  }
+  return out;
+}
 
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 
@@ -55,6 +74,19 @@ export function DmarcReportsCard({ domainId }: { domainId: string }) {
               ['SPF aligned', percent(data.spf_aligned_rate)],
             ]}
           />
+          {data.days.length > 1 ? (
+            <ActivityChart
+              title="Messages reported and DMARC passes per day"
+              points={everyDay(data.days).map((day) => ({
+                period: `${day.date}T00:00:00Z`,
+                values: { messages: day.count, pass: day.dmarc_pass },
+              }))}
+              series={[
+                { key: 'messages', label: 'Messages reported', className: 'series-delivered' },
+                { key: 'pass', label: 'DMARC pass', className: 'series-clicked' },
+              ]}
+            />
+          ) : null}
           <DataTable
             caption="Sending sources"
             rowKey={(row) => row.ip}
