@@ -76,7 +76,13 @@ async function run() {
         t.same(await bind.mx(name), [{ exchange: record.value, priority: record.priority }], `MX at ${name}`);
       if (record.type === 'CNAME') t.same(await bind.cname(name), [record.value], `CNAME at ${name}`);
     }
-    t.same(await bind.txt('_dmarc.mail.example.test'), ['v=DMARC1; p=none'], 'a DMARC policy where none was');
+    const dmarc = `v=DMARC1; p=none; rua=mailto:dmarc-reports+${id}@mx.mailroom.test`;
+    t.same(await bind.txt('_dmarc.mail.example.test'), [dmarc], 'a DMARC policy where none was, its reports to us');
+    t.same(
+      await bind.txt('_smtp._tls.mail.example.test'),
+      ['v=TLSRPTv1; rua=mailto:tlsrpt@mta.mailroom.test'],
+      'a TLSRPT record where none was',
+    );
     t.equal((await call('GET', `/domains/${id}`)).body.managed, true);
     const updates = await app.runtime.db.knex('events').where({ type: 'domain.updated' });
     const managedEvent = updates.map((e) => JSON.parse(e.data)).find((d) => d.id === id && d.managed === true);
@@ -87,7 +93,7 @@ async function run() {
     t.equal(again.status, 200);
     const spf = records.find((r) => r.record === 'SPF' && r.type === 'TXT')!;
     t.same(await bind.txt(fqdn(spf, 'mail.example.test')), [spf.value]);
-    t.same(await bind.txt('_dmarc.mail.example.test'), ['v=DMARC1; p=none']);
+    t.same(await bind.txt('_dmarc.mail.example.test'), [dmarc]);
   });
 
   t.test('DKIM rotation of a managed domain replaces the record in the zone', async (t) => {
@@ -116,7 +122,11 @@ async function run() {
       if (record.type === 'MX') t.same(await bind.mx(name), [], `no MX at ${name}`);
       if (record.type === 'CNAME') t.same(await bind.cname(name), [], `no CNAME at ${name}`);
     }
-    t.same(await bind.txt('_dmarc.gone.example.test'), ['v=DMARC1; p=none'], 'DMARC stays: it may be the team’s');
+    t.same(
+      await bind.txt('_dmarc.gone.example.test'),
+      [`v=DMARC1; p=none; rua=mailto:dmarc-reports+${id}@mx.mailroom.test`],
+      'DMARC stays: it may be the team’s',
+    );
   });
 
   t.test('a zone the server does not let us update: 422 with rcode REFUSED, not managed', async (t) => {
