@@ -65,9 +65,7 @@ export class TrafficShaper {
 
   async providerOf(domain: string): Promise<Provider> {
     if (!this.enabled) return { key: `domain:${domain}`, name: null, limits: {} };
-    const mx = await this.deps.lookup.mx(domain);
-    const hosts = mx.kind === 'found' ? mx.values.map((record) => record.exchange.toLowerCase()) : [];
-    return this.deps.shaping.providers.forHosts(domain, hosts);
+    return this.deps.shaping.providers.providerOf(domain, this.deps.lookup);
   }
 
   /** Sends `batches` to `domain` from `ip` under the provider's limits; resolves when the sending is over. */

@@ -33,8 +33,9 @@ export class ProviderMatcher {
     return this.rules;
   }
 
-  async providerOf(domain: string): Promise<Provider> {
-    const mx = await this.lookup.mx(domain);
+  /** `lookup`: the caller's own resolver when it has a caching one (the mta's). */
+  async providerOf(domain: string, lookup: DnsLookup = this.lookup): Promise<Provider> {
+    const mx = await lookup.mx(domain);
     const hosts = mx.kind === 'found' ? mx.values.map((record) => record.exchange.toLowerCase()) : [];
     return this.forHosts(domain, hosts);
   }
