@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { propertyValueRow } from './property-value-row.js';
 import { readBoolean, readTimestamp, whereStartsWith } from '../../../db/dialect.js';
 import { normalizeEmail } from '../../shared/addresses/email-address.js';
 import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
@@ -184,13 +185,7 @@ export class ContactRepository {
         .delete();
     const rows = writes
       .filter((w) => w.value !== null)
-      .map((w) => ({
-        contact_id: contactId,
-        property_id: w.propertyId,
-        team_id: teamId,
-        string_value: w.type === 'string' ? w.value : null,
-        number_value: w.type === 'number' ? w.value : null,
-      }));
+      .map((w) => propertyValueRow({ contactId, propertyId: w.propertyId, teamId, type: w.type, value: w.value! }));
     if (rows.length > 0) await this.knex('contact_property_values').insert(rows);
   }
 }

@@ -5,6 +5,7 @@ import { ConsentRecordRepository } from '../consent/consent-record.repository.js
 import type { ConsentRecord } from '../consent/consent-record.types.js';
 import { CONTACT_COLUMNS, contactRow, toContact, type ContactRow } from '../contacts/contact.repository.js';
 import type { Contact } from '../contacts/contact.types.js';
+import { PROPERTY_VALUE_COLUMNS, propertyValueRow } from '../contacts/property-value-row.js';
 import { normalizeEmail } from '../../shared/addresses/email-address.js';
 import type { ImportPlan } from './contact-import.types.js';
 import type { BatchWrites } from './import-batch.js';
@@ -38,18 +39,12 @@ export class ImportWritesRepository {
     await this.update(writes.updates, now);
     // New contacts' rows are plain inserts; existing contacts' replace what they had (upsert).
     const fresh = new Set(writes.inserts.map((c) => c.id));
-    const valueRow = (v: BatchWrites['values'][number]) => ({
-      contact_id: v.contactId,
-      property_id: v.propertyId,
-      team_id: teamId,
-      string_value: v.type === 'string' ? v.value : null,
-      number_value: v.type === 'number' ? v.value : null,
-    });
+    const valueRow = (v: BatchWrites['values'][number]) => propertyValueRow({ ...v, teamId });
     await this.insert('contact_property_values', writes.values.filter((v) => fresh.has(v.contactId)).map(valueRow));
     await this.insert(
       'contact_property_values',
       writes.values.filter((v) => !fresh.has(v.contactId)).map(valueRow),
-      (query) => query.onConflict(['contact_id', 'property_id']).merge(['string_value', 'number_value']),
+      (query) => query.onConflict(['contact_id', 'property_id']).merge([...PROPERTY_VALUE_COLUMNS]),
     );
     const topicRows = (contacts: Contact[]) =>
       contacts.flatMap((c) =>
