@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import t from 'tap';
+import { cliEnvFor } from '../helpers/spawn-mailroom.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 /**
@@ -19,16 +19,10 @@ const app = await startTestApp({
 t.setTimeout(4 * 60_000);
 t.teardown(() => app.close());
 const { runtime } = app;
-const env = {
-  ...process.env,
-  MAILROOM_ENV: 'test',
-  MAILROOM_LOG_LEVEL: 'warn',
-  MAILROOM_FROM_SOURCE: '1',
-  MAILROOM_DATA_DIR: runtime.config.dataDir,
-  MAILROOM_DATABASE_URL: runtime.config.database.url,
-  MAILROOM_CONFIG: join(runtime.config.dataDir, 'mailroom.json'),
-  ...(process.env.MAILROOM_TEST_REDIS_URL ? { MAILROOM_REDIS_URL: process.env.MAILROOM_TEST_REDIS_URL } : {}),
-};
+const env = cliEnvFor(
+  runtime.config,
+  process.env.MAILROOM_TEST_REDIS_URL ? { MAILROOM_REDIS_URL: process.env.MAILROOM_TEST_REDIS_URL } : {},
+);
 
 type Run = { code: number; stdout: string; stderr: string; json: any };
 const mailroom = (...args: string[]): Promise<Run> =>
