@@ -96,6 +96,8 @@ export function createServices(infra: Infrastructure) {
   const receiving = createReceivingServices({
     ...infra,
     transact: (work) => committer.run(work),
+    units,
+    lookupCache,
     events: events.eventLog,
     teams: platform.teams,
     sending,

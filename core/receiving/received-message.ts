@@ -1,4 +1,6 @@
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { parseAddressHeader, simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { allFields, crlfLines, firstField, headerFields, type HeaderField } from './header-block.js';
+import { isTextOnly } from './text-only-structure.js';
 
 /** The fields of a received message, read once at receipt; bodies are read again on request. */
 export type ReceivedHeaderFields = {
@@ -58,6 +60,48 @@ export function headerFieldsOf(mail: ParsedMail): ReceivedHeaderFields {
     })),
   };
 }
+
+/**
+ * The header fields at receipt. A plain message (7-bit CRLF headers without encoded words, text
+ * parts only: most mail) is read from its header block and MIME structure, about a tenth of a
+ * full parse; any other is parsed by mailparser. Both give the same fields (a test compares
+ * them); bodies are parsed from the stored raw message when they are read.
+ */
+export async function readHeaderFields(raw: Buffer): Promise<ReceivedHeaderFields> {
+  return plainHeaderFields(raw) ?? headerFieldsOf(await parseReceived(raw));
+}
+
+/** The fields of a plain message as mailparser gives them; null when the message is not plain. */
+export function plainHeaderFields(raw: Buffer): ReceivedHeaderFields | null {
+  const lines = crlfLines(raw.toString('latin1'));
+  const blank = lines ? lines.indexOf('') : -1;
+  if (!lines || blank < 1) return null;
+  const fields = headerFields(lines.slice(0, blank));
+  if (!fields || !isTextOnly(fields, lines.slice(blank + 1))) return null;
+  const text = (key: string): string | null => {
+    // mailparser skips an empty Subject or Message-ID and keeps the first that has a value.
+    const value = fields.find((field) => field.key === key && field.value !== '')?.value ?? '';
+    return /=\?|\x00/.test(value) ? null : value;
+  };
+  const subject = text('subject');
+  const messageId = text('message-id');
+  if (subject === null || messageId === null) return null;
+  const from = firstField(fields, 'from');
+  const replyTo = firstField(fields, 'reply-to');
+  return {
+    from: from ? (addresses([from])[0] ?? '') : '',
+    to: addresses(allFields(fields, 'to')),
+    cc: addresses(allFields(fields, 'cc')),
+    bcc: addresses(allFields(fields, 'bcc')),
+    replyTo: replyTo ? addresses([replyTo]) : [],
+    subject,
+    messageId: withoutBrackets(messageId),
+    attachments: [],
+  };
+}
+
+/** An address header's fields, parsed as mailparser parses them (its own public parser). */
+const addresses = (fields: HeaderField[]) => addressList(fields.map((field) => parseAddressHeader(field.value)));
 
 /** Header name (lower-case) to value, as the SDK's `headers` carries them; repeated headers joined. */
 export function headerMapOf(mail: ParsedMail): Record<string, string> {

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { UnitsOfWork } from '../../db/unit-of-work.js';
+import type { LookupCache } from '../../lib/cache/lookup-cache.js';
 import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config/config.schema.js';
@@ -8,6 +10,7 @@ import type { EventLog } from '../events/log/event-log.js';
 import type { TeamService } from '../platform/teams/team.service.js';
 import type { UsageLedger } from '../platform/usage/usage-ledger.js';
 import type { SendingServices } from '../sending/sending.services.js';
+import { cachingResolver } from './dns-answer-cache.js';
 import { InboundIntake } from './inbound-intake.js';
 import { InboundRecipients } from './inbound-recipients.js';
 import { authenticateMessage } from './message-authentication.js';
@@ -20,6 +23,10 @@ export type ReceivingInfrastructure = {
   knex: Knex;
   /** The process's group committer: intake transactions of concurrent messages share one fsync. */
   transact: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
+  /** Units of work on that same committer: received rows of concurrent messages in one write. */
+  units: UnitsOfWork;
+  /** Teams are read for every received message: kept briefly, as API keys and domains are. */
+  lookupCache: LookupCache;
   clock: Clock;
   config: Config;
   blobs: FileBlobStore;
@@ -40,6 +47,9 @@ export function feedbackAddresses(config: Config): string[] {
 /** How long SPF/DKIM/DMARC checks may take before a message is stored without results. */
 const AUTHENTICATION_TIMEOUT_MS = 10_000;
 
+/** How long mailauth's DNS answers are reused, across the checks of one message and the next ones. */
+const DNS_ANSWER_TTL_MS = 30_000;
+
 /** The receiving group: who the MX accepts mail for, durable intake, received mail reads, late reports. */
 export function createReceivingServices(infra: ReceivingInfrastructure) {
   const { knex, clock, config, blobs, events, teams, sending, logger } = infra;
@@ -57,18 +67,21 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
     { localPart: config.dmarcReports.localPart, mxHost: config.inbound.mxHost },
   );
   const dmarcReports = createDmarcReportService({ knex, clock, config, domains: sending.domains });
-  const resolver = createRecordResolver(config.dns);
+  const resolver = cachingResolver(createRecordResolver(config.dns), { ttlMs: DNS_ANSWER_TTL_MS, maxEntries: 10_000 });
   return {
     inboundRecipients: recipients,
     inboundIntake: new InboundIntake({
       transact: infra.transact,
+      units: infra.units,
       clock,
       blobs,
       recipients,
       repository,
       events,
       reports: new ReportIntake(sending.lateOutcomes, logger),
-      team: (id) => teams.get(id),
+      // A suspension made in this process empties the cache at once; one made elsewhere is seen
+      // within api.lookupCacheMs, as it is for the team's API keys.
+      team: async (id) => (await infra.lookupCache.get(`receiving-team:${id}`, () => teams.get(id)))!,
       usage: infra.usage,
       dmarcReports,
       authenticate: (raw, envelope) =>
