@@ -67,6 +67,7 @@ export function createAutomationServices(infra: AutomationsInfrastructure) {
     emails: infra.emailAcceptance,
     contacts: audience.contacts,
     catalog,
+    properties: (teamId, within) => audience.contactProperties.byKey(teamId, within),
     unsubscribeUrl: infra.unsubscribeUrl,
     leaseMs: infra.config.automations.leaseMs,
     maxStepAttempts: infra.config.automations.maxStepAttempts,

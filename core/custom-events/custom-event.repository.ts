@@ -54,6 +54,12 @@ export class CustomEventRepository {
     return row ? toDefinition(row) : undefined;
   }
 
+  /** Live definitions of the team named in `names` (one query for many concurrent sends), keyed by name. */
+  async findByNames(teamId: string, names: string[]): Promise<Map<string, CustomEventDefinition>> {
+    const rows = (await this.live(teamId).whereIn('live_name', names)) as Row[];
+    return new Map(rows.map((row) => [row.name, toDefinition(row)]));
+  }
+
   async nameTaken(teamId: string, name: string): Promise<boolean> {
     return Boolean(await this.live(teamId).where({ live_name: name }).first('id'));
   }

@@ -18,6 +18,7 @@ import { MAX_PAYLOAD_BYTES, type CustomEventDefinition, type EventOccurrence } f
 import { EventOccurrenceRepository, type OccurrenceWrite } from './event-occurrence.repository.js';
 import { isEventName } from './event-name.js';
 import { payloadErrors } from './payload-rules.js';
+import { SendLookups } from './send-lookups.js';
 
 export type CustomEventDeps = { knex: Knex; clock: Clock; units: UnitsOfWork };
 
@@ -41,7 +42,11 @@ const writeOccurrences = (trx: Knex.Transaction, rows: OccurrenceWrite[]) =>
  * engine consumes occurrences from there. Deleting a definition is soft and frees its name.
  */
 export class CustomEventService {
-  constructor(private readonly deps: CustomEventDeps) {}
+  private readonly lookups: SendLookups;
+
+  constructor(private readonly deps: CustomEventDeps) {
+    this.lookups = new SendLookups(deps.knex);
+  }
 
   private repository(within: Knex = this.deps.knex): CustomEventRepository {
     return new CustomEventRepository(within);
@@ -134,7 +139,8 @@ export class CustomEventService {
       throw new UnprocessableValidationError(`The payload is ${bytes} bytes of JSON; at most ${MAX_PAYLOAD_BYTES}`, {
         errors: [{ path: 'payload', message: `must be at most ${MAX_PAYLOAD_BYTES} bytes (16 KB) of JSON` }],
       });
-    const definition = await this.findByName(teamId, input.event);
+    // Concurrent sends share these reads (send-lookups.ts): one query per team per event-loop turn.
+    const definition = isEventName(input.event) ? await this.lookups.definition(teamId, input.event) : undefined;
     if (!definition) throw new NotFoundError(`No event named "${input.event.slice(0, 100)}"`);
     const errors = payloadErrors(definition.schema, payload);
     if (errors.length > 0)
@@ -161,8 +167,8 @@ export class CustomEventService {
 
   /** The contact by id or by address, in this team; undefined for malformed values too. */
   private async findContact(teamId: string, id?: string, email?: string): Promise<Contact | undefined> {
+    if (id !== undefined) return isUuid(id) ? this.lookups.contact(teamId, id.toLowerCase()) : undefined;
     const contacts = new ContactRepository(this.deps.knex);
-    if (id !== undefined) return isUuid(id) ? contacts.findById(teamId, id.toLowerCase()) : undefined;
     const address = email!.trim();
     return isEmailAddress(address) ? contacts.findByEmail(teamId, address) : undefined;
   }

@@ -12,6 +12,8 @@ import {
 
 const RUNS = 'automation_runs';
 const STEPS = 'automation_run_steps';
+/** Ids per IN (...) list: well under SQLite's bound-parameter limit. */
+const IN_CHUNK = 500;
 
 type Row = {
   id: string;
@@ -248,6 +250,66 @@ export class AutomationRunRepository {
   async findStep(runId: string, stepKey: string): Promise<AutomationRunStep | undefined> {
     const row = (await this.knex(STEPS).where({ run_id: runId, step_key: stepKey }).first()) as StepRow | undefined;
     return row ? toStep(row) : undefined;
+  }
+
+  /**
+   * Locks the runs of a claimed batch (SELECT ... FOR UPDATE), in id order so two workers never
+   * wait on each other crosswise; keyed by id.
+   */
+  async lockMany(ids: string[]): Promise<Map<string, AutomationRun>> {
+    const found = new Map<string, AutomationRun>();
+    for (let i = 0; i < ids.length; i += IN_CHUNK) {
+      const rows = (await this.knex(RUNS)
+        .whereIn('id', ids.slice(i, i + IN_CHUNK))
+        .orderBy('id', 'asc')
+        .forUpdate()) as Row[];
+      for (const row of rows) found.set(row.id, toRun(row));
+    }
+    return found;
+  }
+
+  /** The step rows of many runs (a claimed batch), in one query per IN_CHUNK runs. */
+  async stepsOfRuns(runIds: string[]): Promise<AutomationRunStep[]> {
+    const steps: AutomationRunStep[] = [];
+    for (let i = 0; i < runIds.length; i += IN_CHUNK)
+      steps.push(
+        ...((await this.knex(STEPS).whereIn('run_id', runIds.slice(i, i + IN_CHUNK))) as StepRow[]).map(toStep),
+      );
+    return steps;
+  }
+
+  /** Step rows of a batch in multi-row upserts (a row of the same run and key is replaced). */
+  async putSteps(steps: AutomationRunStep[]): Promise<void> {
+    const rows = steps.map(toStepRow);
+    const size = rowsPerInsert(this.knex, 7);
+    for (let i = 0; i < rows.length; i += size)
+      await this.knex(STEPS)
+        .insert(rows.slice(i, i + size))
+        .onConflict(['run_id', 'step_key'])
+        .merge();
+  }
+
+  /** `update` of many runs that move to the same state, in one statement per IN_CHUNK runs. */
+  async updateMany(
+    ids: string[],
+    changes: { status: RunStatus; nextStepKey: string | null; wakeAt: Date | null; error?: string | null },
+    at: Date,
+    options: { keepLease?: boolean } = {},
+  ): Promise<void> {
+    const ended = changes.status !== 'running';
+    for (let i = 0; i < ids.length; i += IN_CHUNK)
+      await this.knex(RUNS)
+        .whereIn('id', ids.slice(i, i + IN_CHUNK))
+        .update({
+          status: changes.status,
+          next_step_key: changes.nextStepKey,
+          wake_at: changes.wakeAt,
+          error: changes.error ?? null,
+          attempts: 0,
+          updated_at: at,
+          ended_at: ended ? at : null,
+          ...(options.keepLease ? {} : { lease_owner: null, lease_until: null }),
+        });
   }
 
   /** Writes the step row, replacing an earlier one of the same key (a parked delay finishing). */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { UnitsOfWork } from '../../../db/unit-of-work.js';
 import type { Clock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
+import type { ContactProperty } from '../../audience/properties/contact-property.types.js';
 import type { ContactService } from '../../audience/contacts/contact.service.js';
 import type { SegmentFilterContext } from '../../audience/segments/segment-filter.js';
 import type { EventLog } from '../../events/log/event-log.js';
@@ -26,6 +27,8 @@ export type AutomationRunDeps = {
   contacts: Pick<ContactService, 'find' | 'topicsOf' | 'updateWithin' | 'setTopicsWithin' | 'addToSegmentWithin'>;
   /** The team's declared properties and live topics (condition evaluation). */
   catalog: (teamId: string) => Promise<SegmentFilterContext>;
+  /** The team's declared properties keyed lower-case (ContactPropertyService.byKey). */
+  properties: (teamId: string, within: Knex) => Promise<Map<string, ContactProperty>>;
   /** The contact's one-click unsubscribe URL, for the List-Unsubscribe of automation emails. */
   unsubscribeUrl: (contactId: string) => string;
   /** Names this process's leases. */
@@ -76,6 +79,8 @@ export class AutomationRunService {
         unsubscribeUrl: deps.unsubscribeUrl,
       }),
       catalog: deps.catalog,
+      properties: deps.properties,
+      events: deps.events,
       leaseMs,
       maxStepAttempts: deps.maxStepAttempts ?? 5,
       concurrency: deps.concurrency ?? 8,

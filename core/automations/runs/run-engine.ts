@@ -3,7 +3,10 @@ import type { Clock } from '../../../lib/clock.js';
 import { crashPoint } from '../../../lib/crash-point.js';
 import type { SegmentFilterContext } from '../../audience/segments/segment-filter.js';
 import { AutomationRepository } from '../automation.repository.js';
+import type { ContactProperty } from '../../audience/properties/contact-property.types.js';
+import type { EventLog } from '../../events/log/event-log.js';
 import { AutomationRunRepository } from './automation-run.repository.js';
+import { BatchReads, RunBatch } from './run-batch.js';
 import type { AutomationRun } from './automation-run.types.js';
 import { successor } from './graph-walk.js';
 import { stepDone, stepFailed, stepParked, type RunTransitions, type Transition } from './run-transitions.js';
@@ -18,16 +21,23 @@ export type RunEngineDeps = {
   send: SendEmailStep;
   /** The team's declared properties and live topics (condition evaluation). */
   catalog: (teamId: string) => Promise<SegmentFilterContext>;
+  /** The team's declared properties, keyed lower-case (a batched contact_update's writes). */
+  properties: (teamId: string, within: Knex) => Promise<Map<string, ContactProperty>>;
+  /** The event log the batch records its events in (one recordMany per pass). */
+  events: Pick<EventLog, 'recordMany'>;
   leaseMs: number;
   /** Unexpected errors of one step before the run fails with it. */
   maxStepAttempts: number;
-  /** Runs of a claimed batch advanced at once. */
+  /** Runs of a claimed batch advanced at once where a batch goes run by run (sends, the fallback). */
   concurrency: number;
   token: () => string;
 };
 
-/** Runs claimed per batch. */
-export const ADVANCE_BATCH = 100;
+/**
+ * Runs claimed per batch: one pass is one transaction over all of them, so more runs share its
+ * commit and its statements; 500 keeps a pass's locks and its IN lists modest.
+ */
+export const ADVANCE_BATCH = 500;
 /** Steps one run may take in one claim before it yields (a graph has at most 150 steps). */
 const MAX_STEPS_PER_CLAIM = 200;
 
@@ -46,9 +56,27 @@ const retryDelayMs = (attempts: number) => Math.min(10_000 * attempts * attempts
  * unexpected error is retried later and fails the run after `maxStepAttempts`.
  */
 export class RunEngine {
-  constructor(private readonly deps: RunEngineDeps) {}
+  private readonly batch: RunBatch;
 
-  /** Claims a batch of due runs and moves each on; returns how many were claimed. */
+  constructor(private readonly deps: RunEngineDeps) {
+    this.batch = new RunBatch({
+      knex: deps.knex,
+      clock: deps.clock,
+      events: deps.events,
+      executor: deps.executor,
+      catalog: deps.catalog,
+      properties: deps.properties,
+    });
+  }
+
+  /**
+   * Claims a batch of due runs and moves them on; returns how many were claimed. The batch goes
+   * in passes: RunBatch advances every run it can in one transaction until each stops at a
+   * send_email, a delay or its end; the sends go through the email's unit of work, run by run
+   * (group-committed with each other); the runs that go on after their send make the next pass.
+   * A pass that throws is rolled back whole and its runs are advanced one by one (drive), the
+   * way every run went before batches: one failing run never holds the others back.
+   */
   async advance(): Promise<number> {
     const now = this.deps.clock.now();
     const runs = await new AutomationRunRepository(this.deps.knex).claimDue(
@@ -57,20 +85,76 @@ export class RunEngine {
       new Date(now.getTime() + this.deps.leaseMs),
       ADVANCE_BATCH,
     );
-    // Runs are independent: `concurrency` drivers take them from the batch in turn.
+    const reads = new BatchReads();
+    let active = runs;
+    for (let pass = 0; active.length > 0; pass++) {
+      if (pass >= MAX_STEPS_PER_CLAIM) {
+        // A chain of sends longer than any graph: the rest goes at the next claim.
+        await this.inTurn(active, (run) => this.release(run));
+        break;
+      }
+      let result;
+      try {
+        result = await this.batch.pass(active, reads, MAX_STEPS_PER_CLAIM);
+      } catch (err) {
+        console.error(
+          `automation batch of ${active.length} runs: ${err instanceof Error ? err.message : String(err)}; advancing them one by one`,
+        );
+        await this.inTurn(active, (run) => this.drive(run));
+        break;
+      }
+      if (result.steps > 0) crashPoint('automation.after-step-commit');
+      // better-sqlite3 answers synchronously: let the process's timers and sockets run.
+      await yieldToEventLoop();
+      active = await this.sends(result.atSend, reads);
+    }
+    return runs.length;
+  }
+
+  /** `concurrency` drivers take the runs in turn; an error of one run is that run's (afterError). */
+  private async inTurn(runs: AutomationRun[], work: (run: AutomationRun) => Promise<void>): Promise<void> {
     let next = 0;
     const driver = async () => {
       while (next < runs.length) {
         const run = runs[next++]!;
         try {
-          await this.drive(run);
+          await work(run);
         } catch (err) {
           await this.afterError(run, err);
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.deps.concurrency, runs.length) }, driver));
-    return runs.length;
+  }
+
+  /** The send_email steps the runs stopped at; returns the runs that go straight on after theirs. */
+  private async sends(runs: AutomationRun[], reads: BatchReads): Promise<AutomationRun[]> {
+    const onward: AutomationRun[] = [];
+    await this.inTurn(runs, async (run) => {
+      const version = reads.versions.get(run.versionId);
+      const step = version?.steps.find((s) => s.key === run.nextStepKey);
+      if (!version || !step) return;
+      const now = this.deps.clock.now();
+      const existing = await new AutomationRunRepository(this.deps.knex).findStep(run.id, step.key);
+      const moved = await this.send({ run, version, step, existing, now });
+      await yieldToEventLoop();
+      if (!moved || moved.status !== 'running' || moved.wakeAt === null || moved.wakeAt > now) return;
+      onward.push({ ...run, nextStepKey: moved.nextStepKey, wakeAt: moved.wakeAt, updatedAt: now, attempts: 0 });
+    });
+    return onward;
+  }
+
+  /** A run still held that this claim will not move further: due now, released. */
+  private async release(run: AutomationRun): Promise<void> {
+    const { knex, clock, transitions } = this.deps;
+    await knex.transaction(async (trx) => {
+      if (!(await transitions.lockRunning(trx, run))) return;
+      await new AutomationRunRepository(trx).update(
+        run.id,
+        { status: 'running', nextStepKey: run.nextStepKey, wakeAt: clock.now() },
+        clock.now(),
+      );
+    });
   }
 
   private async drive(claimed: AutomationRun): Promise<void> {
@@ -108,14 +192,7 @@ export class RunEngine {
       run = { ...run, nextStepKey: moved.nextStepKey, wakeAt: moved.wakeAt, updatedAt: now, attempts: 0 };
     }
     // A long chain yields: the rest goes at the next claim (wake_at is now, so it is due).
-    await knex.transaction(async (trx) => {
-      if (!(await transitions.lockRunning(trx, run))) return;
-      await new AutomationRunRepository(trx).update(
-        run.id,
-        { status: 'running', nextStepKey: run.nextStepKey, wakeAt: clock.now() },
-        clock.now(),
-      );
-    });
+    await this.release(run);
   }
 
   /** Any step but send_email, in one transaction with its transition; undefined when the run was cancelled. */
