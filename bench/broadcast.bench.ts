@@ -3,9 +3,10 @@
  *
  * 1. Fan-out: MAILROOM_BENCH_BROADCAST_RECIPIENTS (100,000) contacts, a segment of all of them, a
  *    broadcast sent through POST /broadcasts/:id/send to a `mailroom api` process; a `mailroom
- *    scheduler` process runs the fan-out-broadcasts job (every 5 s) as in production. Timed from
- *    the send's 200 until the broadcast is `sent` (every recipient's email created and queued):
- *    emails/s, the total, and the ratio to the 60 s target; CPU of the scheduler and MariaDB per
+ *    scheduler` process starts the fan-out as in production (it looks for sent broadcasts every
+ *    0.25 s). Timed from the send's 200 until the broadcast is `sent` (every recipient's email
+ *    created and queued): emails/s, the total, issue 37's goal (< 30 s) beside the figure before
+ *    it and the ratio; emails rendered on the template and composed fully; CPU of the scheduler and MariaDB per
  *    1,000 emails. No MTA runs in this part, so nothing else competes for the cores.
  * 2. Delivery beside transactional mail: a second appliance (its own database) with `mailroom
  *    api`, `mailroom scheduler` and `mailroom mta` processes; a broadcast to
@@ -54,7 +55,9 @@ const REDIS = SERVER
   ? process.env.MAILROOM_BENCH_REDIS_URL || process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379'
   : null;
 const EXTRA = extraConfig();
-const FANOUT_TARGET_MS = 60_000;
+/** Issue 37: 100,000 recipients to `queued` in under 30 s; "today" was 72.1 s on MariaDB, 66.8 s on SQLite. */
+const FANOUT_GOAL_MS = 30_000;
+const FANOUT_BEFORE_MS = SERVER ? 72_100 : 66_800;
 const P99_TARGET_MS = 2000;
 const DOMAINS = Array.from({ length: 10 }, (_, i) => `dest${i}.test`);
 const BULK_SINK = '127.0.0.10';
@@ -201,10 +204,15 @@ async function fanOutPart(): Promise<void> {
         `fan-out: ${n(emails)} emails created for ${n(FANOUT_RECIPIENTS)} recipients; send -> sent ${seconds(elapsed)}: ${n((emails * 1000) / elapsed)} emails/s`,
       );
       log(
-        `  of which waiting for the scheduler's job (every 5 s) ${seconds(pickedUp! - started)}; the fan-out itself (queued -> sent) ${seconds(fanOutMs)}: ${n((emails * 1000) / fanOutMs)} emails/s`,
+        `  of which waiting for the fan-out to start (the scheduler looks every 0.25 s) ${seconds(pickedUp! - started)}; the fan-out itself (queued -> sent) ${seconds(fanOutMs)}: ${n((emails * 1000) / fanOutMs)} emails/s`,
       );
+      const at100k = (100_000 * elapsed) / emails;
       log(
-        `  target 60 s: ${(elapsed / FANOUT_TARGET_MS).toFixed(2)}x the target (${elapsed <= FANOUT_TARGET_MS ? 'met' : 'missed'}); at this rate 100,000 recipients take ${seconds((100_000 * elapsed) / emails)}`,
+        `  goal (issue 37): 100,000 recipients to queued in < ${seconds(FANOUT_GOAL_MS, 0)} | before: ${seconds(FANOUT_BEFORE_MS)} | now: ${seconds(at100k)}${emails === 100_000 ? '' : ` (scaled from ${n(emails)})`} | now / goal ${(at100k / FANOUT_GOAL_MS).toFixed(2)} (lower is better, <= 1 meets it: ${at100k < FANOUT_GOAL_MS ? 'met' : 'missed'}) | before / now ${(FANOUT_BEFORE_MS / at100k).toFixed(2)}x faster`,
+      );
+      const rendering = scheduler.rendering();
+      log(
+        `  MIME: ${n(rendering.template)} emails rendered on the broadcast's template, ${n(rendering.composed)} composed fully`,
       );
       // The fan-out is one loop in one process: its ceiling is one core at its CPU per email.
       const schedulerMsPerEmail = (cpu.scheduler * 1000) / emails;

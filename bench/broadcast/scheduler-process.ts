@@ -8,6 +8,8 @@ export type SchedulerProcess = {
   pid: number;
   /** Emails the fan-out-broadcasts job reported creating so far (its "job finished" lines). */
   fannedOut(): number;
+  /** Of those, rendered on the broadcast's template and composed fully (the job's onTemplate, composedFully). */
+  rendering(): { template: number; composed: number };
   stop(): Promise<void>;
 };
 
@@ -27,17 +29,28 @@ export async function startSchedulerProcess(
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let emails = 0;
+  const rendering = { template: 0, composed: 0 };
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      let entry: { msg?: string; level?: number; job?: string; emails?: number };
+      let entry: {
+        msg?: string;
+        level?: number;
+        job?: string;
+        emails?: number;
+        onTemplate?: number;
+        composedFully?: number;
+      };
       try {
         entry = JSON.parse(line) as typeof entry;
       } catch {
         entry = { level: 100 };
       }
       if (entry.msg === 'scheduler started') resolve();
-      else if (entry.msg === 'job finished' && entry.job === 'fan-out-broadcasts') emails += entry.emails ?? 0;
-      else if ((entry.level ?? 0) >= 50) onError(line);
+      else if (entry.msg === 'job finished' && entry.job === 'fan-out-broadcasts') {
+        emails += entry.emails ?? 0;
+        rendering.template += entry.onTemplate ?? 0;
+        rendering.composed += entry.composedFully ?? 0;
+      } else if ((entry.level ?? 0) >= 50) onError(line);
     });
     child.once('exit', (code, signal) =>
       reject(new Error(`mailroom scheduler exited before starting (${code ?? signal})`)),
@@ -46,6 +59,7 @@ export async function startSchedulerProcess(
   return {
     pid: child.pid!,
     fannedOut: () => emails,
+    rendering: () => ({ ...rendering }),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -17,13 +17,18 @@ async function serve(parts: Part[]): Promise<void> {
   // The processes' own modules are imported here, not at the top: every other `mailroom`
   // command (queue, team, ip...) starts without loading the API server and the workers.
   if (parts.includes('scheduler')) {
-    const [{ startScheduler }, { startWebhookWorker }, { startContactImportWorker }] = await Promise.all([
-      import('../../scheduler/scheduler.js'),
-      import('../../scheduler/workers/webhook-delivery.worker.js'),
-      import('../../scheduler/workers/contact-import.worker.js'),
-    ]);
+    const [{ startScheduler }, { startWebhookWorker }, { startContactImportWorker }, { startBroadcastSendWatcher }] =
+      await Promise.all([
+        import('../../scheduler/scheduler.js'),
+        import('../../scheduler/workers/webhook-delivery.worker.js'),
+        import('../../scheduler/workers/contact-import.worker.js'),
+        import('../../scheduler/workers/broadcast-send.worker.js'),
+      ]);
     const scheduler = startScheduler(runtime);
     shutdown.add('scheduler', () => scheduler.stop());
+    // A broadcast sent fans out at once, not at the fan-out job's next tick (see the watcher).
+    const broadcastSends = startBroadcastSendWatcher(runtime, scheduler);
+    shutdown.add('broadcast sends', () => broadcastSends.stop());
     // Webhook delivery runs beside the cron jobs on every scheduler node (see the worker).
     const webhooks = startWebhookWorker(runtime);
     shutdown.add('webhooks', () => webhooks.stop());

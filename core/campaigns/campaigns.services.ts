@@ -92,6 +92,7 @@ export function createCampaignServices(infra: CampaignInfrastructure) {
       links: infra.contactLinks,
       returnPathHost,
       pageSize: config.marketing.fanOutPageSize,
+      pagesInFlight: config.marketing.fanOutPagesInFlight,
       marketingEnabled,
     }),
   };

@@ -521,6 +521,11 @@ export const configSchema = z
         enabled: z.boolean().default(true),
         /** Recipients per page of a broadcast's fan-out: one transaction (and one group commit) each. */
         fanOutPageSize: z.number().int().min(1).max(5000).default(500),
+        /**
+         * Pages of a fan-out in flight: 2 reads and renders the next page while one commits (the
+         * database works on another core); 1 does one page at a time. Commits stay in page order.
+         */
+        fanOutPagesInFlight: z.number().int().min(1).max(2).default(2),
       })
       .strict()
       .prefault({}),

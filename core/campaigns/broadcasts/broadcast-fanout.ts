@@ -11,6 +11,7 @@ import { normalizeEmail } from '../../shared/addresses/email-address.js';
 import type { EmailAcceptance } from '../../sending/emails/email-acceptance.js';
 import type { SuppressionService } from '../../sending/suppressions/suppression.service.js';
 import { renderForRecipient } from './broadcast-message.js';
+import { BroadcastMime } from './broadcast-mime.js';
 import { fallbackValues, recipientLinks, unsubscribeMailHost } from './recipient-context.js';
 import { BroadcastRepository } from './broadcast.repository.js';
 import type { Broadcast, Exclusion } from './broadcast.types.js';
@@ -30,6 +31,8 @@ export type FanOutDeps = {
   /** `<return-path label>.<domain>` of the team's verified domain `name`, where its bounces come back. */
   returnPathHost: (teamId: string, domainName: string) => Promise<string | null>;
   pageSize: number;
+  /** 2: the next page is read and rendered while one commits; 1: one page at a time (default 2). */
+  pagesInFlight?: number;
   /** Paused platform-wide: sending broadcasts hold at their next page until resumed. */
   marketingEnabled: () => Promise<boolean>;
 };
@@ -41,6 +44,10 @@ type PageContext = {
   topicDefault: 'opt_in' | 'opt_out' | undefined;
   /** Where the mailto unsubscribe address lives (the from domain's return-path host). */
   mailHost: string | null;
+  /** The broadcast's MIME, composed once and rendered per recipient (broadcast-mime.ts). */
+  mime: BroadcastMime;
+  /** Narrows a contacts query to the segment's members. */
+  narrow: (query: Knex.QueryBuilder) => void;
 };
 
 /**
@@ -59,25 +66,42 @@ export class BroadcastFanOut {
     this.pages = new RecipientPageRepository(deps.knex);
   }
 
+  /** Whether a broadcast is waiting for its fan-out (the scheduler's watcher asks every quarter second). */
+  async hasDue(): Promise<boolean> {
+    return (await this.broadcasts.dueIds(this.deps.clock.now(), 1)).length > 0;
+  }
+
+  /** Emails of the last fan-out runs rendered on the broadcast's template, and composed fully. */
+  readonly rendering = { template: 0, full: 0 };
+
   /**
    * Works due broadcasts page by page until each ends (sent or canceled) or `budgetMs` is spent;
    * a broadcast left mid-way continues at the next run, after its cursor.
    */
-  async runDue(budgetMs = 240_000, limit = 20): Promise<{ broadcasts: number; emails: number }> {
+  async runDue(
+    budgetMs = 240_000,
+    limit = 20,
+  ): Promise<{ broadcasts: number; emails: number; onTemplate: number; composedFully: number }> {
     const deadline = Date.now() + budgetMs;
+    const rendering = { ...this.rendering };
     const ids = await this.broadcasts.dueIds(this.deps.clock.now(), limit);
     let emails = 0;
     for (const id of ids) {
       if (Date.now() > deadline) break;
       emails += await this.fanOut(id, { deadline });
     }
-    return { broadcasts: ids.length, emails };
+    return {
+      broadcasts: ids.length,
+      emails,
+      // The job's log line: emails rendered on their broadcast's template, and composed fully (broadcast-mime.ts).
+      onTemplate: this.rendering.template - rendering.template,
+      composedFully: this.rendering.full - rendering.full,
+    };
   }
 
   /** One broadcast, until it ends, `deadline` (epoch ms) passes or `pages` pages are done. */
   async fanOut(id: string, limits: { deadline?: number; pages?: number } = {}): Promise<number> {
     const deadline = limits.deadline ?? Number.POSITIVE_INFINITY;
-    let pagesLeft = limits.pages ?? Number.POSITIVE_INFINITY;
     if (!(await this.deps.marketingEnabled())) return 0;
     let broadcast = await this.broadcasts.findForFanOut(id);
     if (!broadcast) return 0;
@@ -104,18 +128,61 @@ export class BroadcastFanOut {
       ? (await this.deps.topics.defaultsOf(team.id)).find((t) => t.id === broadcast!.topicId)?.defaultSubscription
       : undefined;
     const mailHost = await unsubscribeMailHost(broadcast.from, (name) => this.deps.returnPathHost(team.id, name));
+    const pagesLeft = limits.pages ?? Number.POSITIVE_INFINITY;
+    const mime = new BroadcastMime();
+    const context: PageContext = { team, fallbacks, topicDefault, mailHost, mime, narrow };
+    try {
+      return await this.walkPages(id, context, deadline, pagesLeft);
+    } finally {
+      this.rendering.template += mime.counts.template;
+      this.rendering.full += mime.counts.full;
+    }
+  }
+
+  /**
+   * The pages, two in flight: while one page commits (the database's work, on MariaDB another
+   * process and core), the next one is read and rendered. Commits stay in page order: a page
+   * commits only after the one before it has (page() waits for it), so the cursor never passes
+   * a page that did not commit; a failed commit fails the pages after it, uncommitted.
+   */
+  private async walkPages(id: string, context: PageContext, deadline: number, pagesLeft: number): Promise<number> {
     let created = 0;
-    while (Date.now() <= deadline && pagesLeft-- > 0) {
-      const current = await this.broadcasts.findForFanOut(id);
-      if (!current || current.status !== 'sending') return created; // canceled: stop at this page
-      if (!(await this.deps.marketingEnabled())) return created; // paused: continue when resumed
-      const members = await this.pages.members(team.id, narrow, current.cursor, this.deps.pageSize);
-      if (members.length === 0) {
-        const now = this.deps.clock.now();
-        await this.broadcasts.transition(id, ['sending'], { status: 'sent', sent_at: now, updated_at: now });
-        return created;
+    let previous: Promise<number> | null = null;
+    let after: string | null | undefined;
+    try {
+      while (Date.now() <= deadline && pagesLeft-- > 0) {
+        const current = await this.broadcasts.findForFanOut(id);
+        if (!current || current.status !== 'sending') break; // canceled: stop at this page
+        if (!(await this.deps.marketingEnabled())) break; // paused: continue when resumed
+        const members = await this.pages.members(
+          context.team.id,
+          context.narrow,
+          after === undefined ? current.cursor : after,
+          this.deps.pageSize,
+        );
+        if (members.length === 0) {
+          const last = previous;
+          previous = null;
+          if (last) created += await last;
+          const now = this.deps.clock.now();
+          await this.broadcasts.transition(id, ['sending'], { status: 'sent', sent_at: now, updated_at: now });
+          break;
+        }
+        after = members[members.length - 1]!.id;
+        const page = this.page(current, members, context, previous ?? Promise.resolve(0));
+        // Awaited below (or in finally); a failure surfaces there, never as an unhandled rejection.
+        page.catch(() => undefined);
+        // Page n + 1 is read and rendered while page n commits; n + 2 waits for n.
+        const before = previous;
+        previous = page;
+        if (before) created += await before;
+        if ((this.deps.pagesInFlight ?? 2) < 2) {
+          previous = null;
+          created += await page;
+        }
       }
-      created += await this.page(current, members, { team, fallbacks, topicDefault, mailHost });
+    } finally {
+      if (previous) created += await previous;
     }
     return created;
   }
@@ -124,8 +191,9 @@ export class BroadcastFanOut {
     broadcast: Broadcast,
     members: Awaited<ReturnType<RecipientPageRepository['members']>>,
     context: PageContext,
+    previous: Promise<number>,
   ): Promise<number> {
-    const { team, fallbacks, topicDefault, mailHost } = context;
+    const { team, fallbacks, topicDefault, mailHost, mime } = context;
     const ids = members.map((c) => c.id);
     const [values, suppressed, optedOut] = await Promise.all([
       this.pages.values(ids),
@@ -172,7 +240,13 @@ export class BroadcastFanOut {
     });
     const now = this.deps.clock.now();
     const created = await this.deps.units.run(async (unit) => {
-      const { emails, refused } = await this.deps.acceptance.acceptForBroadcast(team, broadcast.id, inputs, unit);
+      const { emails, refused } = await this.deps.acceptance.acceptForBroadcast(
+        team,
+        broadcast.id,
+        inputs,
+        unit,
+        mime.compose,
+      );
       sending.forEach(({ row }, index) => {
         if (refused.has(index)) row.excluded = 'refused';
         else row.emailId = emails[index]!.id;
@@ -182,6 +256,8 @@ export class BroadcastFanOut {
         rows,
         RecipientPageRepository.writer(broadcast.id, team.id, now),
       );
+      // The page before commits first (its failure is this page's: nothing of it commits).
+      await previous;
       crashPoint('broadcast.before-page-commit');
       return emails.filter(Boolean).length;
     });

@@ -34,7 +34,7 @@ import { assertHonestDisplayNames } from './display-name-rule.js';
 import { EmailRepository } from './email.repository.js';
 import type { SendEmailInput } from './email.schemas.js';
 import type { Email, EmailAttachment, EmailBodies } from './email.types.js';
-import { composeMime } from './mime.js';
+import { composeMime, type ComposeInput } from './mime.js';
 import { utcDayStart, utcMonthStart } from '../../shared/scheduling/quota-periods.js';
 import { encodeRecord } from './spool-record.js';
 import { unverifiedDomainRefusal } from './unverified-domain.js';
@@ -136,13 +136,14 @@ export class EmailAcceptance {
     broadcastId: string,
     inputs: SendEmailInput[],
     unit: UnitOfWork,
+    compose?: (input: ComposeInput) => Promise<Buffer>,
   ): Promise<{ emails: Array<Email | null>; refused: Map<number, string> }> {
     const prepared: PreparedEmail[] = [];
     const emails: Array<Email | null> = [];
     const refused = new Map<number, string>();
     for (const [index, input] of inputs.entries()) {
       try {
-        const one = await this.prepare({ team, apiKey: null }, input, { quotaChecked: true, broadcastId });
+        const one = await this.prepare({ team, apiKey: null }, input, { quotaChecked: true, broadcastId, compose });
         prepared.push(one);
         emails.push(one.email);
       } catch (err) {
@@ -180,7 +181,8 @@ export class EmailAcceptance {
   private async prepare(
     sender: { team: Team; apiKey: ApiKey | null },
     input: SendEmailInput,
-    options: { quotaChecked?: boolean; broadcastId?: string } = {},
+    // compose: the broadcast's renderer (a template rendered per recipient, mime-template.ts); composeMime by default.
+    options: { quotaChecked?: boolean; broadcastId?: string; compose?: (input: ComposeInput) => Promise<Buffer> } = {},
   ): Promise<PreparedEmail> {
     const { team, apiKey } = sender;
     const content = await resolveContent(team, input, this.deps.templates);
@@ -242,7 +244,7 @@ export class EmailAcceptance {
       content.html !== null && instrumentHtml && (domain.openTracking || domain.clickTracking)
         ? instrumentHtml(content.html, id, domain)
         : content.html;
-    const mime = await composeMime({
+    const mime = await (options.compose ?? composeMime)({
       from,
       to,
       cc,

@@ -65,6 +65,19 @@ function renderNode(node: NodeInternals, out: Output): boolean {
 }
 
 /**
+ * A text body in `transferEncoding`, as renderNode writes it (the same encoders, one chunk):
+ * for a message rendered on a template (mime-template.ts), whose other parts are kept.
+ */
+export function encodeTextBody(transferEncoding: string, contentType: string, content: string): string {
+  if (transferEncoding !== 'quoted-printable' && transferEncoding !== 'base64') return content;
+  const out = new Output();
+  const encoder =
+    transferEncoding === 'base64' ? new base64.Encoder({}) : new qp.Encoder({ binary: !/^text\//i.test(contentType) });
+  encodeWith(encoder, Buffer.from(content), out);
+  return out.pendingText();
+}
+
+/**
  * The message being written. Text (headers, delimiters, the encoders' ASCII output and string
  * bodies) is gathered as one string and encoded as UTF-8 once, as the stream would encode each
  * piece: every piece of text starts and ends next to ASCII, so no character spans two pieces.
@@ -81,6 +94,11 @@ class Output {
   binary(value: Buffer): void {
     this.flush();
     this.parts.push(value);
+  }
+
+  /** What was written, when it was all text (the encoders' output). */
+  pendingText(): string {
+    return this.pending;
   }
 
   lastByte(): number | undefined {

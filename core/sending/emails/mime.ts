@@ -1,4 +1,5 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
+import type MimeNode from 'nodemailer/lib/mime-node';
 import { pooledRandomBytes } from '../../../lib/crypto/random-pool.js';
 import { renderMimeTree } from './mime-render.js';
 import { MAX_LINE_OCTETS } from './header-folding.js';
@@ -20,7 +21,7 @@ export type ComposeInput = {
   date: Date;
 };
 
-const address = (mailbox: Mailbox) => ({ name: mailbox.name ?? '', address: mailbox.address });
+export const address = (mailbox: Mailbox) => ({ name: mailbox.name ?? '', address: mailbox.address });
 
 /**
  * Renders the message with nodemailer's MIME composer. Only parsed values go in (never the raw
@@ -29,6 +30,14 @@ const address = (mailbox: Mailbox) => ({ name: mailbox.name ?? '', address: mail
  * tree is serialized without streams (see mime-render.ts); the same bytes as its build().
  */
 export async function composeMime(input: ComposeInput): Promise<Buffer> {
+  const root = compileMime(input);
+  const mime = renderMimeTree(root) ?? (await root.build());
+  assertCarriable(mime);
+  return mime;
+}
+
+/** The compiled nodemailer tree of the message, as composeMime renders it (mime-template.ts reuses one). */
+export function compileMime(input: ComposeInput): MimeNode {
   const composer = new MailComposer({
     from: address(input.from),
     to: input.to.map(address),
@@ -52,9 +61,11 @@ export async function composeMime(input: ComposeInput): Promise<Buffer> {
     disableUrlAccess: true,
     xMailer: false,
   });
-  const root = composer.compile();
-  const mime = renderMimeTree(root) ?? (await root.build());
-  // Whatever got past the composer and the folding: a message that cannot be carried is refused, never sent.
+  return composer.compile();
+}
+
+/** Whatever got past the composer and the folding: a message that cannot be carried is refused, never sent. */
+export function assertCarriable(mime: Buffer): void {
   const longest = longestLine(mime);
   if (longest > MAX_LINE_OCTETS) {
     throw new UnprocessableValidationError(
@@ -62,5 +73,4 @@ export async function composeMime(input: ComposeInput): Promise<Buffer> {
       { errors: [{ path: 'headers', message: `a line of ${longest} octets cannot be carried (RFC 5322: 998)` }] },
     );
   }
-  return mime;
 }
