@@ -6,6 +6,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { createRuntime } from '../app/runtime.js';
 import { contactRow } from '../core/audience/contacts/contact.repository.js';
+import { propertyValueRow } from '../core/audience/contacts/property-value-row.js';
 import { rowsPerInsert } from '../db/dialect.js';
 
 type Runtime = Awaited<ReturnType<typeof createRuntime>>;
@@ -13,15 +14,38 @@ type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 /** Contacts per seeding transaction. */
 const SEED_BATCH = 5000;
 export const PLANS = ['free', 'starter', 'pro', 'enterprise'];
+const COUNTRIES = ['DE', 'FR', 'US', 'BR', 'JP', 'IN'];
+
+export type SeedOptions = {
+  /** Also `country` (string), `score` (number) and `vip` (string "true"/"false"): the import bench's five. */
+  fiveProperties?: boolean;
+  /** Leave folded_value NULL, as rows written before 20261128-0300 (for the backfill benchmark). */
+  unfolded?: boolean;
+};
 
 /**
  * `count` contacts for a team, each with a `plan` (string, one of PLANS) and `seats` (number,
- * 1 to 500) value; declares the two properties first. Answers the seconds it took.
+ * 1 to 500) value (and three more with `fiveProperties`); declares the properties first. Value
+ * rows are built by propertyValueRow, as every writer's. Answers the seconds it took.
  */
-export async function seedContacts(runtime: Runtime, teamId: string, count: number): Promise<number> {
+export async function seedContacts(
+  runtime: Runtime,
+  teamId: string,
+  count: number,
+  options: SeedOptions = {},
+): Promise<number> {
   const { knex } = runtime.db;
-  const plan = await runtime.services.contactProperties.create(teamId, { key: 'plan', type: 'string' });
-  const seats = await runtime.services.contactProperties.create(teamId, { key: 'seats', type: 'number' });
+  const declare = (key: string, type: 'string' | 'number') =>
+    runtime.services.contactProperties.create(teamId, { key, type });
+  const plan = await declare('plan', 'string');
+  const seats = await declare('seats', 'number');
+  const more = options.fiveProperties
+    ? {
+        country: await declare('country', 'string'),
+        score: await declare('score', 'number'),
+        vip: await declare('vip', 'string'),
+      }
+    : undefined;
   const started = performance.now();
   const end = Date.now() - 60_000;
   for (let from = 0; from < count; from += SEED_BATCH) {
@@ -42,14 +66,20 @@ export async function seedContacts(runtime: Runtime, teamId: string, count: numb
           updatedAt: createdAt,
         }),
       );
-      const value = (propertyId: string, string: string | null, number: number | null) => ({
-        contact_id: id,
-        property_id: propertyId,
-        team_id: teamId,
-        string_value: string,
-        number_value: number,
-      });
-      values.push(value(plan.id, PLANS[i % PLANS.length]!, null), value(seats.id, null, 1 + ((i * 7919) % 500)));
+      const value = (propertyId: string, type: 'string' | 'number', v: string | number) => {
+        const row = propertyValueRow({ contactId: id, propertyId, teamId, type, value: v });
+        return options.unfolded ? { ...row, folded_value: null } : row;
+      };
+      values.push(
+        value(plan.id, 'string', PLANS[i % PLANS.length]!),
+        value(seats.id, 'number', 1 + ((i * 7919) % 500)),
+      );
+      if (more)
+        values.push(
+          value(more.country.id, 'string', COUNTRIES[i % COUNTRIES.length]!),
+          value(more.score.id, 'number', (i % 1000) / 10),
+          value(more.vip.id, 'string', String(i % 3 === 0)),
+        );
     }
     await knex.transaction(async (trx) => {
       for (const [table, rows] of [

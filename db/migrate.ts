@@ -5,7 +5,11 @@ import type { Migration } from './migrations/migration.js';
 const source: Knex.MigrationSource<Migration> = {
   getMigrations: async () => migrations,
   getMigrationName: (migration) => migration.name,
-  getMigration: async (migration) => ({ up: migration.up, down: migration.down }),
+  getMigration: async (migration) => ({
+    up: migration.up,
+    down: migration.down,
+    ...(migration.transaction === false ? { config: { transaction: false } } : {}),
+  }),
 };
 
 const options = { migrationSource: source, tableName: 'knex_migrations' };

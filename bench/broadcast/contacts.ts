@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { rowsPerInsert } from '../../db/dialect.js';
 import { contactRow } from '../../core/audience/contacts/contact.repository.js';
 import type { Contact } from '../../core/audience/contacts/contact.types.js';
+import { propertyValueRow, type PropertyValueRow } from '../../core/audience/contacts/property-value-row.js';
 import { newId } from '../../lib/ids.js';
 
 /** Contacts per transaction of the bulk insert. */
@@ -25,7 +26,7 @@ export async function insertContacts(
   const now = new Date();
   for (let from = 0; from < count; from += CHUNK) {
     const contacts: Contact[] = [];
-    const values: Array<Record<string, unknown>> = [];
+    const values: PropertyValueRow[] = [];
     for (let i = from; i < Math.min(count, from + CHUNK); i++) {
       const contact: Contact = {
         id: newId(),
@@ -39,13 +40,15 @@ export async function insertContacts(
       };
       contacts.push(contact);
       if (i % 2 === 0)
-        values.push({
-          contact_id: contact.id,
-          property_id: options.cityPropertyId,
-          team_id: teamId,
-          string_value: `City${i}`,
-          number_value: null,
-        });
+        values.push(
+          propertyValueRow({
+            contactId: contact.id,
+            propertyId: options.cityPropertyId,
+            teamId,
+            type: 'string',
+            value: `City${i}`,
+          }),
+        );
     }
     await knex.transaction(async (trx) => {
       await insertRows(trx, 'contacts', contacts.map(contactRow));

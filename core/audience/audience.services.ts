@@ -5,6 +5,7 @@ import type { EventLog } from '../events/log/event-log.js';
 import { ConsentLog } from './consent/consent-log.js';
 import { ContactEventReader } from './contacts/contact-events.js';
 import { ContactService } from './contacts/contact.service.js';
+import { foldMissedPropertyValues } from './contacts/folded-value-catch-up.js';
 import { ContactImportRunner } from './imports/contact-import.runner.js';
 import { ContactImportService } from './imports/contact-import.service.js';
 import { ContactPropertyService } from './properties/contact-property.service.js';
@@ -46,6 +47,8 @@ export function createAudienceServices(infra: AudienceInfrastructure) {
     contactImports,
     contactImportRunner,
     contactEvents,
+    /** Folds string property values a previous release wrote without their fold (a scheduler job). */
+    foldMissedPropertyValues: () => foldMissedPropertyValues(knex),
   };
 }
 

@@ -84,6 +84,9 @@ import { addUsersOperator } from './20261128-0110-add-users-operator.js';
 import { createDestinationHolds } from './20261128-0115-create-destination-holds.js';
 import { addContactImportsResumedAt } from './20261128-0120-add-contact-imports-resumed-at.js';
 import { addEventOccurrencesContactIndex } from './20261128-0130-add-event-occurrences-contact-index.js';
+import { addPropertyValuesFolded } from './20261128-0300-add-property-values-folded.js';
+import { backfillPropertyValuesFolded } from './20261128-0301-backfill-property-values-folded.js';
+import { indexPropertyValuesForSegments } from './20261128-0302-index-property-values-for-segments.js';
 import { createDmarcReports } from './20261128-0220-create-dmarc-reports.js';
 import { createDeliverabilityActions } from './20261128-0200-create-deliverability-actions.js';
 import { createIpWarmups } from './20261128-0201-create-ip-warmups.js';
@@ -182,4 +185,7 @@ export const migrations: Migration[] = [
   createTlsResults,
   createTlsReportsSent,
   createDmarcReports,
+  addPropertyValuesFolded,
+  backfillPropertyValuesFolded,
+  indexPropertyValuesForSegments,
 ];

@@ -8,6 +8,12 @@ export type Migration = {
   name: string;
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
+  /**
+   * false: run outside a transaction (knex's per-migration `config.transaction`), for a
+   * backfill that commits in short batches of its own. Knex then gives every migration of the
+   * same run its own transaction instead of one for all.
+   */
+  transaction?: false;
 };
 
 /** Timestamp column with millisecond precision (MySQL DATETIME(3); SQLite stores epoch ms). */

@@ -3,6 +3,7 @@ import { advanceAutomationsJob } from './advance-automations.job.js';
 import { checkDomainClaimsJob } from './check-domain-claims.job.js';
 import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
 import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
+import { foldPropertyValuesJob } from './fold-property-values.job.js';
 import { purgeAccountSessionsJob } from './purge-account-sessions.job.js';
 import { purgeEmailShareLinksJob } from './purge-email-share-links.job.js';
 import { purgeBillingRecordsJob } from './purge-billing-records.job.js';
@@ -34,6 +35,7 @@ export const jobs: Job[] = [
   fanOutBroadcastsJob,
   advanceAutomationsJob,
   watchSegmentEntriesJob,
+  foldPropertyValuesJob,
   purgeRequestLogsJob,
   purgeIdempotencyKeysJob,
   purgeEventsJob,

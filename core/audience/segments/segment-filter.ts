@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { likeContains } from '../../../db/dialect.js';
+import { dialectOfKnex, likeContains } from '../../../db/dialect.js';
+import { foldPropertyString } from '../contacts/property-value-row.js';
 import { MAX_PROPERTY_STRING } from '../properties/contact-property.types.js';
 import type { Subscription } from '../topics/topic.types.js';
 
@@ -267,6 +268,8 @@ export function applySegmentFilter(
   contactsAlias: string,
 ): void {
   const contactId = `${contactsAlias}.id`;
+  // MariaDB runs correlated EXISTS once per contact, without a semi-join: uncorrelated IN there.
+  const correlated = dialectOfKnex(query as unknown as Knex) === 'sqlite';
 
   function addGroup(builder: Knex.QueryBuilder, group: SegmentFilter): void {
     // Each member goes in its own parentheses, so its ANDs and ORs never leak into the group.
@@ -294,40 +297,52 @@ export function applySegmentFilter(
     const key = field.slice(PROPERTY_PREFIX.length);
     const property = ctx.properties.get(key.toLowerCase());
     if (!property) throw new Error(`segment filter names undeclared property "${key}": validate it first`);
-    const column = property.type === 'number' ? 'segment_pv.number_value' : 'segment_pv.string_value';
-    // neq x = "no value equal to x" and exists false = "no value": both are NOT EXISTS, so a
-    // contact without a row matches them.
+    // neq x = "no value equal to x" and exists false = "no value": both are NOT IN, so a contact
+    // without a row matches them (contact_id is NOT NULL, so NOT IN never meets a NULL).
     const negated = op === 'neq' || (op === 'exists' && value === false);
     const positiveOp = op === 'neq' ? 'eq' : op;
-    const values = (sub: Knex.QueryBuilder) => {
-      sub
-        .select('segment_pv.contact_id')
-        .from('contact_property_values as segment_pv')
-        .whereRaw('?? = ??', ['segment_pv.contact_id', contactId])
-        .where('segment_pv.property_id', property.id);
+    // Uncorrelated: one index range read of (property_id, folded_value | number_value,
+    // contact_id) yields the ids, which MariaDB turns into a semi-join (or a materialized
+    // look-up) and SQLite into an ephemeral index, instead of one probe per contact.
+    const ids = (sub: Knex.QueryBuilder, byProperty = true) => {
+      sub.select('segment_pv.contact_id').from('contact_property_values as segment_pv');
+      if (byProperty) sub.where('segment_pv.property_id', property.id);
+      const column = property.type === 'number' ? 'segment_pv.number_value' : 'segment_pv.folded_value';
       if (positiveOp === 'exists') sub.whereNotNull(column);
-      else if (property.type === 'string') addString(sub, column, positiveOp, value, false);
+      else if (property.type === 'string') addFolded(sub, column, positiveOp, value);
       else if (positiveOp === 'in') sub.whereIn(column, value as number[]);
       else sub.where(column, SQL_OPERATORS[positiveOp as 'eq'], value as number);
     };
-    if (negated) builder.whereNotExists(values);
-    else builder.whereExists(values);
+    if (correlated) {
+      // SQLite: a probe of the (contact_id, property_id) key per contact costs less in process
+      // than materializing a million ids into an ephemeral index (bench/segments.bench.ts).
+      // The key is named first and the property id with a unary + (no index may use it), so
+      // SQLite probes the primary key instead of walking the (property_id, ...) index per contact.
+      const probe = (sub: Knex.QueryBuilder) => {
+        sub
+          .whereRaw('?? = ??', ['segment_pv.contact_id', contactId])
+          .whereRaw('+?? = ?', ['segment_pv.property_id', property.id]);
+        ids(sub, false);
+      };
+      if (negated) builder.whereNotExists(probe);
+      else builder.whereExists(probe);
+    } else if (negated) builder.whereNotIn(contactId, ids);
+    else builder.whereIn(contactId, ids);
   }
 
   function addTopic(builder: Knex.QueryBuilder, { topic: topicId, subscription }: TopicCondition): void {
     const topic = ctx.topics.get(topicId.toLowerCase());
     if (!topic) throw new Error(`segment filter names unknown topic "${topicId}": validate it first`);
-    const ownChoice = (sub: Knex.QueryBuilder, choice: Subscription) =>
+    const chose = (choice: Subscription) => (sub: Knex.QueryBuilder) =>
       sub
         .select('segment_ct.contact_id')
         .from('contact_topics as segment_ct')
-        .whereRaw('?? = ??', ['segment_ct.contact_id', contactId])
         .where('segment_ct.topic_id', topic.id)
         .where('segment_ct.subscription', choice);
     // The default applies unless the contact chose otherwise; any other answer needs the choice.
     const other: Subscription = subscription === 'opt_in' ? 'opt_out' : 'opt_in';
-    if (subscription === topic.defaultSubscription) builder.whereNotExists((sub) => ownChoice(sub, other));
-    else builder.whereExists((sub) => ownChoice(sub, subscription));
+    if (subscription === topic.defaultSubscription) builder.whereNotIn(contactId, chose(other));
+    else builder.whereIn(contactId, chose(subscription));
   }
 
   query.where((builder) => addGroup(builder, filter));
@@ -370,5 +385,32 @@ function addString(
       return;
     default:
       throw new Error(`operator ${op} does not apply to strings`);
+  }
+}
+
+/**
+ * A string property condition on contact_property_values.folded_value: the value folded in
+ * JavaScript exactly as every writer folds the stored value (foldPropertyString), so eq and in
+ * are index range reads; contains stays a LIKE, over the folded column (no LOWER() per row).
+ * Rows always have a string here (the subquery selects rows, not contacts), so no NULL terms.
+ */
+function addFolded(
+  builder: Knex.QueryBuilder,
+  column: string,
+  op: FilterOperator,
+  value: FieldCondition['value'],
+): void {
+  switch (op) {
+    case 'eq':
+      builder.where(column, foldPropertyString(value as string));
+      return;
+    case 'contains':
+      builder.whereRaw(`?? LIKE ? ESCAPE '!'`, [column, likeContains(foldPropertyString(value as string))]);
+      return;
+    case 'in':
+      builder.whereIn(column, [...new Set((value as string[]).map(foldPropertyString))]);
+      return;
+    default:
+      throw new Error(`operator ${op} does not apply to string properties`);
   }
 }

@@ -96,7 +96,17 @@ export class SegmentService {
 
   async metrics(teamId: string, id: string): Promise<SegmentMetrics> {
     const segment = await this.get(teamId, id);
+    // Without members added by hand (the usual case) the count is the filter's alone: its
+    // conditions then stay top-level ANDs, which MariaDB turns into semi-joins (not under an OR).
+    if (segment.filter && !(await this.hasMembers(segment))) {
+      const context = await this.compileContext(teamId);
+      return this.count(teamId, (query) => applySegmentFilter(query, segment.filter!, context, 'contacts'));
+    }
     return this.count(teamId, await this.membership(segment));
+  }
+
+  private async hasMembers(segment: Segment): Promise<boolean> {
+    return Boolean(await this.deps.knex('segment_members').where({ segment_id: segment.id }).first('contact_id'));
   }
 
   /** How many contacts a filter would select now (explicit members aside). */
@@ -147,10 +157,10 @@ export class SegmentService {
       query.where((member) => {
         if (segment.filter && context)
           member.where((matches) => applySegmentFilter(matches, segment.filter!, context, 'contacts'));
-        member.orWhereExists(
-          knex('segment_members as sm')
-            .whereRaw('?? = ??', ['sm.contact_id', 'contacts.id'])
-            .where('sm.segment_id', segment.id),
+        // Uncorrelated, as the filter's conditions: the segment's members are read once.
+        member.orWhereIn(
+          'contacts.id',
+          knex('segment_members as sm').select('sm.contact_id').where('sm.segment_id', segment.id),
         );
       });
   }

@@ -5,6 +5,7 @@ import {
   type SegmentFilter,
   type SegmentFilterContext,
 } from '../../../core/audience/segments/segment-filter.js';
+import { foldPropertyString } from '../../../core/audience/contacts/property-value-row.js';
 import { migrateLatest } from '../../../db/migrate.js';
 import { connectTestDatabase, TEST_DB_KIND } from '../../helpers/test-database.js';
 
@@ -86,6 +87,8 @@ async function seed(): Promise<void> {
     property_id,
     team_id,
     string_value: s,
+    // As every writer stores it (propertyValueRow): the segment compiler reads the fold.
+    folded_value: s === null ? null : foldPropertyString(s),
     number_value: n,
   });
   await db
