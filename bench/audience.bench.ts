@@ -17,7 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { createLoad } from './contact-create-load.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -172,7 +172,7 @@ async function main() {
     );
 
     // Contact creates through HTTP.
-    const latencies = await createLoad(api.url, token);
+    const latencies = await createLoad(api.url, token, { requests: CREATES, concurrency: CONCURRENCY });
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
     console.log(
       `contact create at ${CONCURRENCY} clients (${CREATES} requests): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`,
@@ -183,54 +183,6 @@ async function main() {
     await runtime.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** POST /contacts from CONCURRENCY clients; the sorted latencies in ms (a tenth of the requests warm up first). */
-async function createLoad(url: string, token: string): Promise<number[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const target = new URL(`${url}/contacts`);
-  const post = (i: number) =>
-    new Promise<number>((resolve, reject) => {
-      const body = JSON.stringify({ email: `new${i}@create.example`, first_name: 'New', properties: { seats: i } });
-      const started = performance.now();
-      const req = request(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${token}`,
-            'user-agent': 'bench',
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () =>
-            res.statusCode === 201 ? resolve(performance.now() - started) : reject(new Error(`${res.statusCode}`)),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-  const run = async (from: number, count: number) => {
-    const latencies: number[] = [];
-    let next = from;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < from + count) latencies.push(await post(next++));
-      }),
-    );
-    return latencies;
-  };
-  await run(0, Math.ceil(CREATES / 10));
-  const latencies = await run(CREATES, CREATES);
-  agent.destroy();
-  return latencies.sort((a, b) => a - b);
 }
 
 await main();
