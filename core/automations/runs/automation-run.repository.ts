@@ -169,25 +169,10 @@ export class AutomationRunRepository {
    * Moves a run on: the next step and when, or its end. The lease is released unless `keepLease`
    * (the worker goes straight on to the next step: no other worker may take the run meanwhile).
    */
-  async update(
-    id: string,
-    changes: { status: RunStatus; nextStepKey: string | null; wakeAt: Date | null; error?: string | null },
-    at: Date,
-    options: { keepLease?: boolean } = {},
-  ): Promise<void> {
-    const ended = changes.status !== 'running';
+  async update(id: string, changes: RunChanges, at: Date, options: { keepLease?: boolean } = {}): Promise<void> {
     await this.knex(RUNS)
       .where({ id })
-      .update({
-        status: changes.status,
-        next_step_key: changes.nextStepKey,
-        wake_at: changes.wakeAt,
-        error: changes.error ?? null,
-        attempts: 0,
-        updated_at: at,
-        ended_at: ended ? at : null,
-        ...(options.keepLease ? {} : { lease_owner: null, lease_until: null }),
-      });
+      .update(runChanges(changes, at, options));
   }
 
   /**
@@ -290,30 +275,33 @@ export class AutomationRunRepository {
   }
 
   /** `update` of many runs that move to the same state, in one statement per IN_CHUNK runs. */
-  async updateMany(
-    ids: string[],
-    changes: { status: RunStatus; nextStepKey: string | null; wakeAt: Date | null; error?: string | null },
-    at: Date,
-    options: { keepLease?: boolean } = {},
-  ): Promise<void> {
-    const ended = changes.status !== 'running';
+  async updateMany(ids: string[], changes: RunChanges, at: Date, options: { keepLease?: boolean } = {}): Promise<void> {
+    const row = runChanges(changes, at, options);
     for (let i = 0; i < ids.length; i += IN_CHUNK)
       await this.knex(RUNS)
         .whereIn('id', ids.slice(i, i + IN_CHUNK))
-        .update({
-          status: changes.status,
-          next_step_key: changes.nextStepKey,
-          wake_at: changes.wakeAt,
-          error: changes.error ?? null,
-          attempts: 0,
-          updated_at: at,
-          ended_at: ended ? at : null,
-          ...(options.keepLease ? {} : { lease_owner: null, lease_until: null }),
-        });
+        .update(row);
   }
 
   /** Writes the step row, replacing an earlier one of the same key (a parked delay finishing). */
   async putStep(step: AutomationRunStep): Promise<void> {
     await this.knex(STEPS).insert(toStepRow(step)).onConflict(['run_id', 'step_key']).merge();
   }
+}
+
+type RunChanges = { status: RunStatus; nextStepKey: string | null; wakeAt: Date | null; error?: string | null };
+
+/** The run row's columns for a move to a new state (update and updateMany write the same). */
+function runChanges(changes: RunChanges, at: Date, options: { keepLease?: boolean }) {
+  const ended = changes.status !== 'running';
+  return {
+    status: changes.status,
+    next_step_key: changes.nextStepKey,
+    wake_at: changes.wakeAt,
+    error: changes.error ?? null,
+    attempts: 0,
+    updated_at: at,
+    ended_at: ended ? at : null,
+    ...(options.keepLease ? {} : { lease_owner: null, lease_until: null }),
+  };
 }
