@@ -208,3 +208,34 @@ t.test('a step that refuses rolls its batch back; the runs then go one by one', 
     'no step after the refusal ran (the refusing runs never reached `after`)',
   );
 });
+
+t.test('two automations renaming one contact in the same wave: the later event shows both names', async (t) => {
+  const owner = await team(t, 'Two automations');
+  const single = (name: string, config: Record<string, unknown>) => ({
+    name,
+    status: 'enabled',
+    steps: [
+      { key: 'start', type: 'trigger', config: { event_name: 'user.signed_up' } },
+      { key: 'rename', type: 'contact_update', config },
+    ],
+    connections: [{ from: 'start', to: 'rename' }],
+  });
+  created(t, await call(owner, 'POST', '/automations', single('First names', { first_name: 'Ada' })));
+  created(t, await call(owner, 'POST', '/automations', single('Last names', { last_name: 'Byron' })));
+  const ids = await contacts(t, owner, 4, 'w');
+  await sendAll(t, owner, ids);
+  await settle();
+  const events = (await knex('events')
+    .where({ team_id: owner.teamId, type: 'contact.updated' })
+    .select('data')) as Array<{ data: string | Record<string, unknown> }>;
+  const data = events.map((e) => (typeof e.data === 'string' ? JSON.parse(e.data) : e.data) as Record<string, unknown>);
+  for (const id of ids) {
+    const mine = data.filter((d) => d.id === id);
+    t.equal(mine.length, 2, 'one contact.updated per automation');
+    t.ok(
+      mine.some((d) => d.first_name === 'Ada' && d.last_name === 'Byron'),
+      'the second update starts from the first one (no name shown reverted)',
+    );
+    t.match((await call(owner, 'GET', `/contacts/${id}`)).body, { first_name: 'Ada', last_name: 'Byron' });
+  }
+});

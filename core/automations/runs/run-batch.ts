@@ -174,7 +174,7 @@ export class RunBatch {
       const decided =
         step.type === 'condition'
           ? await this.condition(trx, group, version, step, this.catalog(group[0]!.teamId, reads))
-          : await this.contactUpdate(trx, group, step, contacts, state, now);
+          : await this.contactUpdate(trx, group, step, state, now);
       for (const [id, outcome] of decided) outcomes.set(id, outcome);
     }
     const next: AutomationRun[] = [];
@@ -294,7 +294,6 @@ export class RunBatch {
     trx: Knex.Transaction,
     runs: AutomationRun[],
     step: AutomationStep,
-    contacts: Map<string, Contact>,
     state: PassState,
     now: Date,
   ): Promise<Map<string, Outcome>> {
@@ -304,10 +303,16 @@ export class RunBatch {
       ...(c.last_name !== undefined ? { last_name: c.last_name as string } : {}),
       ...(c.properties !== undefined ? { properties: c.properties as Record<string, string | number | null> } : {}),
     };
-    // Two runs of one contact in the same wave (two automations): the contact once.
-    const unique = [...new Map(runs.map((r) => [r.contactId, contacts.get(r.id)!])).values()];
+    // Read now, not at the wave's start: a step earlier in this wave (another automation's
+    // contact_update, a single step) may have renamed the contact, and this step's contact.updated
+    // must not show that reverted. Two runs of one contact in the group: the contact once.
+    const current = await contactsById(
+      trx,
+      runs[0]!.teamId,
+      runs.map((run) => run.contactId),
+    );
     const declared = await this.deps.properties(runs[0]!.teamId, trx);
-    const result = await updateContactsAlike(trx, unique, change, declared, now);
+    const result = await updateContactsAlike(trx, [...current.values()], change, declared, now);
     if (result.kind === 'done') state.events.push(...result.events);
     const outcome: Outcome =
       result.kind === 'refused' ? { kind: 'fail', error: result.error } : { kind: 'next', next: null };
