@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bulkInsert, type OnConflict } from '../../../db/bulk-insert.js';
 import { rowsPerInsert } from '../../../db/dialect.js';
 import { valueById } from '../../../db/row-locks.js';
 import { ConsentRecordRepository } from '../consent/consent-record.repository.js';
@@ -41,11 +42,10 @@ export class ImportWritesRepository {
     const fresh = new Set(writes.inserts.map((c) => c.id));
     const valueRow = (v: BatchWrites['values'][number]) => propertyValueRow({ ...v, teamId });
     await this.insert('contact_property_values', writes.values.filter((v) => fresh.has(v.contactId)).map(valueRow));
-    await this.insert(
-      'contact_property_values',
-      writes.values.filter((v) => !fresh.has(v.contactId)).map(valueRow),
-      (query) => query.onConflict(['contact_id', 'property_id']).merge([...PROPERTY_VALUE_COLUMNS]),
-    );
+    await this.insert('contact_property_values', writes.values.filter((v) => !fresh.has(v.contactId)).map(valueRow), {
+      keys: ['contact_id', 'property_id'],
+      merge: PROPERTY_VALUE_COLUMNS,
+    });
     const topicRows = (contacts: Contact[]) =>
       contacts.flatMap((c) =>
         plan.topics.map((t) => ({
@@ -57,9 +57,10 @@ export class ImportWritesRepository {
         })),
       );
     await this.insert('contact_topics', topicRows(writes.inserts));
-    await this.insert('contact_topics', topicRows(writes.touched.filter((c) => !fresh.has(c.id))), (query) =>
-      query.onConflict(['contact_id', 'topic_id']).merge(['subscription', 'updated_at']),
-    );
+    await this.insert('contact_topics', topicRows(writes.touched.filter((c) => !fresh.has(c.id))), {
+      keys: ['contact_id', 'topic_id'],
+      merge: ['subscription', 'updated_at'],
+    });
     await this.insert(
       'segment_members',
       writes.touched.flatMap((c) =>
@@ -70,7 +71,7 @@ export class ImportWritesRepository {
           created_at: now,
         })),
       ),
-      (query) => query.onConflict(['segment_id', 'contact_id']).ignore(),
+      { keys: ['segment_id', 'contact_id'], ignore: true },
     );
     const size = rowsPerInsert(this.trx, 11);
     for (let i = 0; i < consent.length; i += size)
@@ -102,16 +103,10 @@ export class ImportWritesRepository {
     }
   }
 
-  private async insert(
-    table: string,
-    rows: Array<Record<string, unknown>>,
-    conflict?: (query: Knex.QueryBuilder) => unknown,
-  ): Promise<void> {
+  /** Rows of one shape (the same keys): the first row's keys are the columns. */
+  private async insert(table: string, rows: Array<Record<string, unknown>>, onConflict?: OnConflict): Promise<void> {
     if (rows.length === 0) return;
-    const size = rowsPerInsert(this.trx, Object.keys(rows[0]!).length);
-    for (let i = 0; i < rows.length; i += size) {
-      const query = this.trx(table).insert(rows.slice(i, i + size));
-      await (conflict ? conflict(query) : query);
-    }
+    const columns = Object.keys(rows[0]!);
+    await bulkInsert(this.trx, { table, columns, rows: rows.map((row) => columns.map((c) => row[c])), onConflict });
   }
 }
