@@ -1,7 +1,7 @@
 /**
  * Inbound MX benchmark: messages per second accepted durably by our MX (Haraka with our plugins,
- * the bridge to the Mailroom process, the raw message fsynced to the blob store and its rows
- * committed before the 250) against, in the same run and under the same load:
+ * the bridge to the Mailroom process, the raw message appended to the message spool (one fsync
+ * for concurrent messages) and its rows committed before the 250) against, in the same run and under the same load:
  *  1. stock Haraka (same package) with `rcpt_to.in_host_list` + `queue/discard`: Haraka's own
  *     ceiling on this machine, nothing stored; target: ours >= 0.5x its rate;
  *  2. Postfix's smtpd into its queue (cleanup fsyncs every queue file before the 250), local
@@ -274,7 +274,7 @@ try {
 
   const rows: Array<{ label: string; list: Sample[]; whole: string }> = [
     {
-      label: `Mailroom MX (Haraka + our plugins + bridge + blob fsync + ${MYSQL ? 'MariaDB' : 'SQLite'} commit)`,
+      label: `Mailroom MX (Haraka + our plugins + bridge + spool fsync + ${MYSQL ? 'MariaDB' : 'SQLite'} commit)`,
       list: samples.ours,
       whole: '',
     },

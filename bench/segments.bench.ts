@@ -23,7 +23,7 @@ import { createLogger } from '../lib/logger.js';
 import { seedContacts } from './contact-seed.js';
 import { createLoad } from './contact-create-load.js';
 import { startMailroomProcess } from './mailroom-process.js';
-import { CREATE_GOAL, SEGMENT_GOALS, printGoal } from './segment-goals.js';
+import { CREATE_GOAL, SEGMENT_GOALS, printGoal } from './audience-goals.js';
 
 const CONTACTS = Number(process.env.SEGMENTS_CONTACTS ?? 1_000_000);
 const REPEAT = Number(process.env.SEGMENTS_REPEAT ?? 5);

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { ConfigError } from '../lib/errors.js';
 import { fsyncPath } from '../lib/fs/durable-files.js';
+import { parseSpoolRef } from '../lib/spool/spool-ref-text.js';
 import { connect, dialectOf, sqlitePathFromUrl, type Dialect } from './connection.js';
 
 /**
@@ -110,7 +111,7 @@ export type StoredReferences = {
   counts: { emails: number; attachments: number; received_raw: number; brand_assets: number };
 };
 
-/** Spool records (emails, their attachments) and blobs (raw received mail, brand files) rows refer to. */
+/** Spool records (emails, their attachments, raw received mail) and blobs (older raw received mail, brand files) rows refer to. */
 export async function storedReferences(knex: Knex): Promise<StoredReferences> {
   const spoolEnds = new Map<string, number>();
   const blobs = new Set<string>();
@@ -135,7 +136,13 @@ export async function storedReferences(knex: Knex): Promise<StoredReferences> {
     const rows = (await knex('received_emails').distinct('raw_blob').whereNotNull('raw_blob')) as Array<{
       raw_blob: string;
     }>;
-    for (const row of rows) blobs.add(`received/${row.raw_blob}`);
+    for (const row of rows) {
+      // A spool record (since issue 37) or a file of the blob store (before).
+      const record = parseSpoolRef(row.raw_blob);
+      if (record)
+        spoolEnds.set(record.segment, Math.max(spoolEnds.get(record.segment) ?? 0, record.offset + record.length));
+      else blobs.add(`received/${row.raw_blob}`);
+    }
     counts.received_raw = rows.length;
   }
   if (await knex.schema.hasTable('brand_assets')) {

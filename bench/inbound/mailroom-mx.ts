@@ -6,10 +6,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
 import { createRuntime } from '../../app/runtime.js';
-import { RAW_NAMESPACE } from '../../core/receiving/inbound-intake.js';
 import { createDomainSchema } from '../../core/sending/domains/domain.schemas.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
+import { SegmentSpool } from '../../lib/spool/segment-spool.js';
+import { parseSpoolRef } from '../../lib/spool/spool-ref-text.js';
 import { freePort } from '../../test/helpers/postfix-smtp-sink.js';
 import { alive, stopGroup, treeCpuSeconds } from './process-tree.js';
 
@@ -153,17 +154,22 @@ export class MailroomMx {
   async settle(): Promise<void> {}
 
   /**
-   * Received emails in the database, and how many of them have their raw message readable in
-   * the blob store (read through the appliance's own blob store; call after stop()).
+   * Received emails in the database, and how many of them have their raw message readable (a
+   * record of the message spool, read through the spool's own reader; call after stop()).
    */
   async stored(): Promise<{ rows: number; raw: number }> {
     const runtime = await createRuntime(loadConfig(this.env), { logger: createLogger('silent') });
+    const spool = new SegmentSpool(join(runtime.config.dataDir, 'spool'));
     try {
       const rows = (await runtime.db.knex('received_emails').select('raw_blob')) as Array<{ raw_blob: string | null }>;
       let raw = 0;
-      for (const row of rows) if (row.raw_blob && (await runtime.blobs.get(RAW_NAMESPACE, row.raw_blob))) raw++;
+      for (const row of rows) {
+        const record = row.raw_blob ? parseSpoolRef(row.raw_blob) : null;
+        if (record && (await spool.read(record))) raw++;
+      }
       return { rows: rows.length, raw };
     } finally {
+      await spool.close();
       await runtime.close();
     }
   }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import type { SegmentSpool } from '../../lib/spool/segment-spool.js';
+import { formatSpoolRef } from '../../lib/spool/spool-ref-text.js';
 import type { UnitsOfWork } from '../../db/unit-of-work.js';
 import type { EventLog } from '../events/log/event-log.js';
 import type { Team } from '../platform/teams/team.types.js';
@@ -19,7 +20,10 @@ import type {
   PreparedDmarcReport,
 } from './dmarc-reports/dmarc-report.service.js';
 
-/** Blob namespace of raw received messages (dataDir/received/<id>.eml). */
+/**
+ * Blob namespace of raw received messages stored before issue 37 (dataDir/received/<id>.eml);
+ * since then they are spool records (lib/spool/spool-ref-text.ts), and these are still read.
+ */
 export const RAW_NAMESPACE = 'received';
 
 /** The group-commit key of received emails' rows. */
@@ -67,8 +71,8 @@ function group(routes: RecipientRoute[]): Routed {
 }
 
 /**
- * A message the MX received, made durable before the MX answers 250: the raw message is written
- * to the blob store (fsynced), then in one transaction one received email per team it is
+ * A message the MX received, made durable before the MX answers 250: the raw message is appended
+ * to the segment spool (fsynced), then in one transaction one received email per team it is
  * addressed to (with `email.received`) and the outcome of any bounce or complaint report it is.
  * If anything fails the MX answers 4xx and the sender retries; nothing that got a 250 is lost.
  */
@@ -82,7 +86,8 @@ export class InboundIntake {
       /** The same group committer's units of work: rows of concurrent messages in one multi-row write. */
       units: UnitsOfWork;
       clock: Clock;
-      blobs: FileBlobStore;
+      /** Raw messages: appended to the spool, one fsync for concurrent messages. */
+      spool: Pick<SegmentSpool, 'append'>;
       recipients: InboundRecipients;
       repository: ReceivedEmailRepository;
       events: EventLog;
@@ -206,14 +211,12 @@ export class InboundIntake {
     const fields = await readHeaderFields(raw);
     const teams = await Promise.all([...mailboxes.keys()].map((teamId) => this.deps.team(teamId)));
     const stored = teams.some((team) => team.riskState !== 'suspended');
-    // The raw message's fsync and the SPF/DKIM/DMARC checks (CPU and DNS) overlap; both are done
-    // before any row refers to the file.
-    const [, authentication] = stored
-      ? await Promise.all([
-          this.deps.blobs.put(RAW_NAMESPACE, `${messageId}.eml`, raw),
-          this.deps.authenticate(raw, envelope),
-        ])
-      : [undefined, null];
+    // The raw message goes to the segment spool, where concurrent messages share one write and
+    // one fsync (as accepted emails do); that and the SPF/DKIM/DMARC checks (CPU and DNS)
+    // overlap, and both are done before any row refers to the record.
+    const [rawRef, authentication] = stored
+      ? await Promise.all([this.deps.spool.append(raw), this.deps.authenticate(raw, envelope)])
+      : [null, null];
     const now = this.deps.clock.now();
     // The MX's 250 names the message id: the first kept received email takes it as its own id
     // (and comes first), so `GET /emails/receiving/<id>` finds what the 250 named.
@@ -227,6 +230,7 @@ export class InboundIntake {
         messageId,
         envelope,
         raw,
+        rawRef: rawRef === null ? null : formatSpoolRef(rawRef),
         authentication,
         now,
       }),
@@ -242,6 +246,8 @@ export class InboundIntake {
       messageId: string;
       envelope: InboundEnvelope;
       raw: Buffer;
+      /** Where the raw message is (a spool record), or null when no team keeps it. */
+      rawRef: string | null;
       authentication: AuthenticationResults | null;
       now: Date;
     },
@@ -263,7 +269,7 @@ export class InboundIntake {
       envelopeFrom: context.envelope.mailFrom,
       remoteIp: context.envelope.remoteIp,
       droppedReason: dropped ? 'team_suspended' : null,
-      rawBlob: dropped ? null : `${context.messageId}.eml`,
+      rawBlob: dropped ? null : context.rawRef,
       sizeBytes: context.raw.length,
       createdAt: context.now,
     };

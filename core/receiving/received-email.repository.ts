@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { readJson, readTimestamp, whereContains, writeJson } from '../../db/dialect.js';
+import { spoolRefRange } from '../../lib/spool/spool-ref-text.js';
 import { paginateNewestFirst, type PageQuery } from '../shared/pagination/list-query.js';
 import type { DroppedReason, ReceivedEmail } from './received-email.types.js';
 
@@ -100,6 +101,12 @@ export class ReceivedEmailRepository {
 
   async deleteIds(ids: string[]): Promise<void> {
     if (ids.length > 0) await this.knex(TABLE).whereIn('id', ids).delete();
+  }
+
+  /** Whether a row's raw message is a record of this spool segment (an index range read). */
+  async refersToSpoolSegment(segment: string): Promise<boolean> {
+    const [from, to] = spoolRefRange(segment);
+    return Boolean(await this.knex(TABLE).where('raw_blob', '>=', from).where('raw_blob', '<', to).first('id'));
   }
 
   /** Of these blobs, the ones no row refers to any more. */

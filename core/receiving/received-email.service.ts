@@ -2,6 +2,8 @@ import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { isUuid } from '../../lib/ids.js';
+import type { SegmentSpool } from '../../lib/spool/segment-spool.js';
+import { parseSpoolRef } from '../../lib/spool/spool-ref-text.js';
 import { PLANS } from '../platform/plans/plan.catalog.js';
 import type { DownloadLinks } from '../sending/emails/download-links.js';
 import { RAW_NAMESPACE } from './inbound-intake.js';
@@ -25,7 +27,9 @@ export class ReceivedEmailService {
   constructor(
     private readonly deps: {
       clock: Clock;
+      /** Raw messages received before issue 37 (files); later ones are spool records. */
       blobs: FileBlobStore;
+      spool: Pick<SegmentSpool, 'read'>;
       links: DownloadLinks;
       repository: ReceivedEmailRepository;
     },
@@ -105,10 +109,21 @@ export class ReceivedEmailService {
   }
 
   private rawOf(email: ReceivedEmail): Promise<Buffer | null> {
-    return email.rawBlob ? this.deps.blobs.get(RAW_NAMESPACE, email.rawBlob) : Promise.resolve(null);
+    if (!email.rawBlob) return Promise.resolve(null);
+    const record = parseSpoolRef(email.rawBlob);
+    return record ? this.deps.spool.read(record) : this.deps.blobs.get(RAW_NAMESPACE, email.rawBlob);
   }
 
-  /** Retention: rows past the team plan's window (and of teams gone), then raw messages no row refers to. */
+  /** Whether a received email's raw message is a record of this spool segment (the spool's retention asks). */
+  spoolSegmentReferenced(segment: string): Promise<boolean> {
+    return this.deps.repository.refersToSpoolSegment(segment);
+  }
+
+  /**
+   * Retention: rows past the team plan's window (and of teams gone), then raw message files no
+   * row refers to. Raw messages in the spool go with their segment, when the spool's sweep
+   * (EmailService.purgeExpired) finds no email and no received email referring to it.
+   */
   async purgeExpired(batch = 500): Promise<{ emails: number; raw: number }> {
     const now = this.deps.clock.now();
     let emails = 0;
@@ -122,7 +137,9 @@ export class ReceivedEmailService {
         const expired = await this.deps.repository.expired(plan.code, before, batch);
         if (expired.length === 0) break;
         await this.deps.repository.deleteIds(expired.map((row) => row.id));
-        const blobs = [...new Set(expired.map((row) => row.rawBlob).filter((b): b is string => b !== null))];
+        const blobs = [
+          ...new Set(expired.map((row) => row.rawBlob).filter((b): b is string => b !== null && !parseSpoolRef(b))),
+        ];
         for (const blob of await this.deps.repository.unreferencedBlobs(blobs))
           await this.deps.blobs.delete(RAW_NAMESPACE, blob);
         emails += expired.length;

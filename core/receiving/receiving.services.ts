@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { UnitsOfWork } from '../../db/unit-of-work.js';
 import type { LookupCache } from '../../lib/cache/lookup-cache.js';
 import type { FileBlobStore } from '../../lib/blob-store.js';
+import type { SegmentSpool } from '../../lib/spool/segment-spool.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import type { Logger } from '../../lib/logger.js';
@@ -30,6 +31,8 @@ export type ReceivingInfrastructure = {
   clock: Clock;
   config: Config;
   blobs: FileBlobStore;
+  /** The process's message spool: raw received messages are records in it, beside accepted emails'. */
+  spool: SegmentSpool;
   events: EventLog;
   teams: TeamService;
   sending: SendingServices;
@@ -52,7 +55,7 @@ const DNS_ANSWER_TTL_MS = 30_000;
 
 /** The receiving group: who the MX accepts mail for, durable intake, received mail reads, late reports. */
 export function createReceivingServices(infra: ReceivingInfrastructure) {
-  const { knex, clock, config, blobs, events, teams, sending, logger } = infra;
+  const { knex, clock, config, blobs, spool, events, teams, sending, logger } = infra;
   const repository = new ReceivedEmailRepository(knex);
   const recipients = new InboundRecipients(
     {
@@ -67,6 +70,10 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
     { localPart: config.dmarcReports.localPart, mxHost: config.inbound.mxHost },
   );
   const dmarcReports = createDmarcReportService({ knex, clock, config, domains: sending.domains });
+  const receivedEmails = new ReceivedEmailService({ clock, blobs, spool, links: sending.downloadLinks, repository });
+  // Raw received messages share the spool with accepted emails: the spool's retention keeps a
+  // segment while either refers to it.
+  sending.emails.keepSpoolSegmentsReferencedBy((segment) => receivedEmails.spoolSegmentReferenced(segment));
   const resolver = cachingResolver(createRecordResolver(config.dns), { ttlMs: DNS_ANSWER_TTL_MS, maxEntries: 10_000 });
   return {
     inboundRecipients: recipients,
@@ -74,7 +81,7 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
       transact: infra.transact,
       units: infra.units,
       clock,
-      blobs,
+      spool,
       recipients,
       repository,
       events,
@@ -91,7 +98,7 @@ export function createReceivingServices(infra: ReceivingInfrastructure) {
           timeoutMs: AUTHENTICATION_TIMEOUT_MS,
         }),
     }),
-    receivedEmails: new ReceivedEmailService({ clock, blobs, links: sending.downloadLinks, repository }),
+    receivedEmails,
     dmarcReports,
   };
 }

@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpoolRef } from '../../lib/spool/spool-ref-text.js';
 import { createDomainSchema } from '../../core/sending/domains/domain.schemas.js';
 import type { TestApp } from './test-app.js';
 
@@ -33,4 +36,20 @@ export async function receiveMessage(
     { mailFrom: message.from, recipients: message.to, remoteIp: '127.0.0.1', helo: 'client.test', tls: false },
     Buffer.isBuffer(message.raw) ? message.raw : Buffer.from(message.raw),
   );
+}
+
+/**
+ * The raw message a received email's `raw_blob` refers to, read from disk as a restart would
+ * find it: a spool record (`spool:<segment>:<offset>:<length>`) or, for mail stored before
+ * issue 37, a file of the blob store. null when it is not there (or shorter than the reference).
+ */
+export function storedRaw(dataDir: string, rawBlob: string): Buffer | null {
+  const record = parseSpoolRef(rawBlob);
+  const path = record ? join(dataDir, 'spool', record.segment) : join(dataDir, 'received', rawBlob);
+  if (!existsSync(path)) return null;
+  const bytes = readFileSync(path);
+  if (!record) return bytes;
+  return bytes.length >= record.offset + record.length
+    ? bytes.subarray(record.offset, record.offset + record.length)
+    : null;
 }

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import t from 'tap';
 import { createRuntime } from '../../app/runtime.js';
-import { RAW_NAMESPACE } from '../../core/receiving/inbound-intake.js';
+import { storedRaw } from '../helpers/received-mail.js';
 import { loadConfig } from '../../lib/config/load-config.js';
 import { createLogger } from '../../lib/logger.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
@@ -182,16 +181,15 @@ t.test('SIGKILL under load: every message that got its 250 is stored; the restar
   const missing: string[] = [];
   for (const a of accepted) {
     const mine = rows.filter((r) => r.subject === a.subject);
-    if (mine.length !== 1 || mine[0]!.raw_blob !== `${a.id}.eml` || mine[0]!.dropped_reason !== null) {
-      missing.push(`${a.id}: ${mine.length} row(s) ${mine.map((r) => r.raw_blob).join(',')}`);
+    if (mine.length !== 1 || mine[0]!.id !== a.id || mine[0]!.raw_blob === null || mine[0]!.dropped_reason !== null) {
+      missing.push(`${a.id}: ${mine.length} row(s) ${mine.map((r) => `${r.id} ${r.raw_blob}`).join(',')}`);
       continue;
     }
-    const file = join(database.dataDir, RAW_NAMESPACE, `${a.id}.eml`);
-    const raw = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const raw = storedRaw(database.dataDir, mine[0]!.raw_blob!)?.toString('utf8') ?? '';
     if (!raw.includes(`Message-ID: ${a.messageId}`) || !raw.includes(a.subject))
-      missing.push(`${a.id}: raw message ${existsSync(file) ? 'not this message' : 'missing'}`);
+      missing.push(`${a.id}: raw message ${raw ? 'not this message' : 'missing'} (${mine[0]!.raw_blob})`);
   }
-  t.same(missing, [], 'every message that got a 250 has its row and its raw message (blob file)');
+  t.same(missing, [], 'every message that got a 250 has its row and its raw message (spool record on disk)');
 
   // Every row: a message that got its 250, or one whose client saw an error (stored, answer lost).
   const bySubject = new Map(attempts.map((a) => [a.subject, a]));
@@ -239,7 +237,7 @@ t.test('an idle Haraka ends with its killed Mailroom, and the next start takes t
   attempts.push(attempt);
   t.equal(attempt.outcome, '250', 'and mail is accepted again');
   if (attempt.outcome !== '250') return;
-  const rows = await runtime.db.knex('received_emails').where({ team_id: team.id, raw_blob: `${attempt.id}.eml` });
+  const rows = await runtime.db.knex('received_emails').where({ team_id: team.id, id: attempt.id });
   t.equal(rows.length, 1, 'and stored');
-  t.ok(existsSync(join(database.dataDir, RAW_NAMESPACE, `${attempt.id}.eml`)), 'with its raw message');
+  t.ok(rows[0] && storedRaw(database.dataDir, rows[0].raw_blob), 'with its raw message');
 });

@@ -6,10 +6,9 @@ import { promisify } from 'node:util';
 import nodemailer from 'nodemailer';
 import t from 'tap';
 import { skipWithoutSwaks } from '../helpers/swaks.js';
-import { RAW_NAMESPACE } from '../../core/receiving/inbound-intake.js';
 import { startInboundServer, type InboundServer } from '../../inbound/inbound-server.js';
 import { waitUntil } from '../helpers/inbound-process.js';
-import { receivingDomain } from '../helpers/received-mail.js';
+import { receivingDomain, storedRaw } from '../helpers/received-mail.js';
 import { writeSelfSignedCertificate } from '../helpers/self-signed-certificate.js';
 import { SmtpDialogue } from '../helpers/smtp-dialogue.js';
 import { startTestApp } from '../helpers/test-app.js';
@@ -104,8 +103,8 @@ t.test('STARTTLS with the configured certificate', async (t) => {
       const [email] = await stored(subject);
       t.ok(email, 'the message is stored');
       t.same(email?.receivedFor, [`tls@${domain}`]);
-      t.equal(email?.rawBlob, `${id}.eml`, 'under the id of the 250');
-      const raw = readFileSync(join(app.runtime.config.dataDir, RAW_NAMESPACE, `${id}.eml`), 'utf8');
+      t.equal(email?.id, id, 'under the id of the 250');
+      const raw = storedRaw(app.runtime.config.dataDir, email!.rawBlob!)!.toString('utf8');
       t.match(raw, /^Received: [\s\S]*with ESMTPS/m, 'the Received header records the TLS session');
       t.match(raw, /hello over TLS/);
     },
@@ -130,7 +129,8 @@ t.test('STARTTLS with the configured certificate', async (t) => {
     const id = queuedId(info.response);
     t.ok(id, `accepted over verified TLS: ${info.response}`);
     const [email] = await stored(subject);
-    t.equal(email?.rawBlob, `${id}.eml`, 'stored');
+    t.equal(email?.id, id, 'stored under the id of the 250');
+    t.ok(storedRaw(app.runtime.config.dataDir, email!.rawBlob!), 'with its raw message');
 
     const untrusting = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, requireTLS: true });
     const refused = await untrusting
@@ -169,7 +169,7 @@ t.test('the 4th recipient gets 452 4.5.3; the message goes to the first 3', asyn
     [1, 2, 3].map((n) => `r${n}@${domain}`),
     'stored for the first 3 only',
   );
-  t.equal(email?.rawBlob, `${queuedId(`250 ${done.text}`)}.eml`);
+  t.equal(email?.id, queuedId(`250 ${done.text}`));
 
   // The limit is per message: the next transaction on the same connection takes 3 again.
   t.equal((await smtp.command('MAIL FROM:<someone@sender.test>')).code, 250);

@@ -124,16 +124,26 @@ export class EmailService {
     return { attachment, bytes };
   }
 
+  /** Other groups' rows that refer to spool records (received mail's raw messages). */
+  private readonly otherSpoolReferences: Array<(segment: string) => Promise<boolean>> = [];
+
+  /** A segment `isReferenced` says is still in use is never swept (registered when the services are built). */
+  keepSpoolSegmentsReferencedBy(isReferenced: (segment: string) => Promise<boolean>): void {
+    this.otherSpoolReferences.push(isReferenced);
+  }
+
   /**
    * Retention: emails and their attachments are kept for the team plan's window; then the spool
-   * segments nothing points into any more are deleted.
+   * segments nothing points into any more (no email, attachment or other group's row) are deleted.
    */
   async purgeExpired(): Promise<{ emails: number; attachments: number; segments: number }> {
     const now = this.deps.clock.now();
     const attachments = await purgeByPlanRetention(this.deps.knex, 'email_attachments', now);
     const emails = await purgeByPlanRetention(this.deps.knex, 'emails', now);
     const segments = await this.deps.spool.sweep(
-      (segment) => this.repository.segmentReferenced(segment),
+      async (segment) =>
+        (await this.repository.segmentReferenced(segment)) ||
+        (await someReferences(this.otherSpoolReferences, segment)),
       24 * 3600_000,
       now.getTime(),
     );
@@ -145,4 +155,9 @@ export class EmailService {
     const record = await this.deps.spool.read(email.spool);
     return record ? mimeOfRecord(record) : null;
   }
+}
+
+async function someReferences(checks: Array<(segment: string) => Promise<boolean>>, segment: string): Promise<boolean> {
+  for (const check of checks) if (await check(segment)) return true;
+  return false;
 }

@@ -4,6 +4,9 @@ import t from 'tap';
 import { movableClock } from '../../helpers/clock.js';
 import { receiveMessage, receivingDomain } from '../../helpers/received-mail.js';
 import { startTestApp } from '../../helpers/test-app.js';
+import { createRuntime } from '../../../app/runtime.js';
+import { createLogger } from '../../../lib/logger.js';
+import { parseSpoolRef } from '../../../lib/spool/spool-ref-text.js';
 
 /**
  * The receiving core without SMTP: who a message is kept for, what is recorded for a suspended
@@ -64,26 +67,78 @@ t.test('routes: mailbox, unknown, feedback loop, VERP of no email', async (t) =>
   services.lookupCache.invalidate();
 });
 
-t.test("retention: the plan's window, then the raw message once no row refers to it", async (t) => {
-  const both = await receiveMessage(app, {
-    from: 'someone@elsewhere.test',
-    to: [`a@${freeDomain}`, `b@${paidDomain}`],
-    raw: raw(`a@${freeDomain}, b@${paidDomain}`, 'for both'),
-  });
-  const name = both.received[0]!.rawBlob!;
-  t.ok(existsSync(blobPath(name)), 'the raw message is in the blob store');
+t.test("retention: the plan's window, then the raw message's spool segment once nothing refers to it", async (t) => {
+  // The inbound MX is its own process with its own spool segment: a second runtime on the same
+  // database and data dir, closed afterwards (its segment is then nobody's current one).
+  const inbound = await createRuntime(app.runtime.config, { logger: createLogger('silent'), clock });
+  let both;
+  try {
+    both = await inbound.services.inboundIntake.accept(
+      {
+        mailFrom: 'someone@elsewhere.test',
+        recipients: [`a@${freeDomain}`, `b@${paidDomain}`],
+        remoteIp: '127.0.0.1',
+        helo: 'client.test',
+        tls: false,
+      },
+      Buffer.from(raw(`a@${freeDomain}, b@${paidDomain}`, 'for both')),
+    );
+  } finally {
+    await inbound.close();
+  }
+  const record = parseSpoolRef(both.received[0]!.rawBlob!);
+  t.ok(record, `the raw message is a spool record (${both.received[0]!.rawBlob})`);
+  t.equal(both.received[1]!.rawBlob, both.received[0]!.rawBlob, "one record shared by both teams' rows");
+  const segment = join(app.runtime.config.dataDir, 'spool', record!.segment);
+  t.ok(existsSync(segment));
+  const paidRow = both.received.find((r) => r.teamId === paid.teamId)!;
+  t.equal(
+    (await services.receivedEmails.get(paid.teamId, paidRow.id)).text?.trim(),
+    'body',
+    'read back from the spool',
+  );
 
   clock.advanceTo(Date.now() + 31 * 86_400_000);
   const first = await services.receivedEmails.purgeExpired();
   t.ok(first.emails >= 1, 'the free plan keeps 30 days');
-  const freeLeft = await services.receivedEmails.list(free.teamId, {});
-  t.equal(freeLeft.emails.length, 0);
-  const paidLeft = await services.receivedEmails.list(paid.teamId, {});
-  t.equal(paidLeft.emails.length, 1, 'the unlimited plan keeps it longer');
-  t.ok(existsSync(blobPath(name)), 'the raw message stays while a row refers to it');
+  t.equal((await services.receivedEmails.list(free.teamId, {})).emails.length, 0);
+  t.equal((await services.receivedEmails.list(paid.teamId, {})).emails.length, 1, 'the unlimited plan keeps it longer');
+  t.ok(
+    await services.receivedEmails.spoolSegmentReferenced(record!.segment),
+    'a received email still refers to the segment',
+  );
+  await services.emails.purgeExpired();
+  t.ok(existsSync(segment), "the spool's sweep keeps a segment a received email refers to (no email does)");
+  t.equal((await services.receivedEmails.get(paid.teamId, paidRow.id)).text?.trim(), 'body');
 
   clock.advanceTo(Date.now() + 400 * 86_400_000);
   await services.receivedEmails.purgeExpired();
   t.equal((await services.receivedEmails.list(paid.teamId, {})).emails.length, 0);
-  t.notOk(existsSync(blobPath(name)), 'then the raw message goes too');
+  t.notOk(await services.receivedEmails.spoolSegmentReferenced(record!.segment));
+  const swept = await services.emails.purgeExpired();
+  t.ok(swept.segments >= 1, 'then the sweep deletes the segment');
+  t.notOk(existsSync(segment), 'and the raw message goes with it');
+});
+
+t.test('mail stored before issue 37 (a file in the blob store) is still read, and deleted by retention', async (t) => {
+  const result = await receiveMessage(app, {
+    from: 'someone@elsewhere.test',
+    to: [`b@${paidDomain}`],
+    raw: raw(`b@${paidDomain}`, 'older'),
+  });
+  const id = result.received[0]!.id;
+  await app.runtime.blobs.put(
+    'received',
+    `${id}.eml`,
+    Buffer.from(raw(`b@${paidDomain}`, 'older').replace('body', 'from a file')),
+  );
+  await app.runtime.db
+    .knex('received_emails')
+    .where({ id })
+    .update({ raw_blob: `${id}.eml` });
+  t.equal((await services.receivedEmails.get(paid.teamId, id)).text?.trim(), 'from a file', 'read from the blob store');
+  clock.advanceTo(Date.now() + 800 * 86_400_000);
+  const purged = await services.receivedEmails.purgeExpired();
+  t.ok(purged.raw >= 1, 'the file is counted');
+  t.notOk(existsSync(blobPath(`${id}.eml`)), 'and deleted once no row refers to it');
 });
