@@ -42,7 +42,7 @@ export type ImportRunnerDeps = {
  * keeps a batch's transaction, which on SQLite holds the one writer lock and the event loop, near
  * 0.1 s, and the worker's memory to two batches (one written, the next parsed).
  */
-const BATCH_RECORDS = 2000;
+export const BATCH_RECORDS = 2000;
 
 /** A claim not renewed for this long is free again (each batch renews it; a dead process's is taken sooner). */
 const LEASE_MS = 5 * 60_000;

@@ -1,3 +1,4 @@
+import { BATCH_RECORDS } from '../../../core/audience/imports/contact-import.runner.js';
 import type { ChildProcess } from 'node:child_process';
 import t, { type Test } from 'tap';
 import { request } from '../../helpers/http.js';
@@ -19,7 +20,8 @@ t.teardown(async () => {
   await app.close();
 });
 const knex = app.runtime.db.knex;
-const ROWS = 2500; // three batches of 1,000
+const BATCH = BATCH_RECORDS;
+const ROWS = BATCH * 2 + BATCH / 2; // three batches
 
 const team = await app.createTeam('Resume', 'unlimited');
 const call = (method: string, path: string, body?: unknown) =>
@@ -79,8 +81,8 @@ t.test('stopped after a batch (a shutdown): the import is given back and the nex
   t.match(stopped, {
     id,
     status: 'in_progress',
-    rowsDone: 1000,
-    counts: { total: 1000, created: 1000 },
+    rowsDone: BATCH,
+    counts: { total: BATCH, created: BATCH },
     leaseOwner: null,
   });
   await runImports(app.runtime);
@@ -111,12 +113,16 @@ t.test(
     await killedAt('contact-import.after-batch');
     t.match(
       await importRow(id),
-      { status: 'in_progress', rows_done: 1000, created: 1000 },
+      { status: 'in_progress', rows_done: BATCH, created: BATCH },
       'the first batch committed',
     );
     await killedAt('contact-import.before-commit');
-    t.match(await importRow(id), { rows_done: 1000, created: 1000 }, 'the batch killed before its commit left nothing');
-    t.equal(await count('contacts'), 1000 + ROWS, 'only the committed batch of this import (and the first import)');
+    t.match(
+      await importRow(id),
+      { rows_done: BATCH, created: BATCH },
+      'the batch killed before its commit left nothing',
+    );
+    t.equal(await count('contacts'), BATCH + ROWS, 'only the committed batch of this import (and the first import)');
 
     const { child, ready } = spawnMailroom('scheduler', env, 'never');
     ready.catch(() => undefined);

@@ -1,3 +1,4 @@
+import { BATCH_RECORDS } from '../../../core/audience/imports/contact-import.runner.js';
 import t from 'tap';
 import { request } from '../../helpers/http.js';
 import { generatedCsv, importWorker, runImports, uploadImport } from '../../helpers/contact-imports.js';
@@ -29,17 +30,23 @@ t.test('an import run in one go is never resumed', async (t) => {
   t.equal(listed.find((i: { id: string }) => i.id === id).resumed_at, null, 'listed the same way');
 });
 
+const ROWS = BATCH_RECORDS * 2 + BATCH_RECORDS / 2; // three batches
+
 t.test('stopped after a batch and taken over: resumed_at is set and shown by retrieve and list', async (t) => {
-  const { id } = (await uploadImport(app, team.token, generatedCsv(2500, 'again'))).body;
+  const { id } = (await uploadImport(app, team.token, generatedCsv(ROWS, 'again'))).body;
   const stopping = new AbortController();
   stopping.abort();
   await app.runtime.services.contactImportRunner.runNext(await importWorker(app.runtime, stopping.signal));
   const stopped = await get(id);
-  t.match(stopped, { status: 'in_progress', resumed_at: null, counts: { total: 1000 } }, 'given back, not yet resumed');
+  t.match(
+    stopped,
+    { status: 'in_progress', resumed_at: null, counts: { total: BATCH_RECORDS } },
+    'given back, not yet resumed',
+  );
 
   await runImports(app.runtime);
   const done = await get(id);
-  t.match(done, { status: 'completed', counts: { total: 2500, created: 2500 } });
+  t.match(done, { status: 'completed', counts: { total: ROWS, created: ROWS } });
   t.type(done.resumed_at, 'string');
   t.ok(Date.parse(done.resumed_at) <= Date.parse(done.completed_at), 'before it completed');
   const listed = (await request(app.url, '/contacts/imports', { token: team.token })).body.data;
