@@ -23,9 +23,12 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { Knex } from 'knex';
+import { buildState } from '../bin/build-state.js';
 import { createRuntime } from '../app/runtime.js';
 import { loadConfig } from '../lib/config/load-config.js';
 import { createLogger } from '../lib/logger.js';
+import { CREATE_GOAL, SEGMENT_GOALS, printGoal, printImportGoals } from './audience-goals.js';
 import { cpuSeconds, cpuSecondsOfPids } from './cpu-ticks.js';
 import { startMailroomProcess } from './mailroom-process.js';
 
@@ -66,6 +69,12 @@ async function writeCsv(path: string): Promise<void> {
   await once(out, 'finish');
 }
 
+/** MariaDB's buffer pool: the segment count's floor at a million contacts (bench/README.md). */
+async function bufferPoolMb(knex: Knex): Promise<number> {
+  const [rows] = (await knex.raw('SELECT @@innodb_buffer_pool_size AS size')) as [Array<{ size: number | string }>];
+  return Math.round(Number(rows[0]!.size) / 1048576);
+}
+
 /** Peak resident memory of a process (VmHWM), in MB. */
 const peakRssMb = (pid: number) =>
   Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -92,11 +101,38 @@ async function main() {
       `generated ${ROWS} rows (${(statSync(csv).size / 1e6).toFixed(1)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
 
+    // The scheduler process, from the compiled build as in production (bin/mailroom.js falls back
+    // to tsx, with a warning, when dist/ is stale: then the RSS includes tsx's compiler).
+    console.log(
+      `scheduler: ${buildState(fileURLToPath(new URL('..', import.meta.url))).fresh ? 'compiled build (dist/)' : 'TypeScript through tsx (dist/ is stale: npm run build)'}`,
+    );
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const scheduler = spawn(process.execPath, [...nodeArgs, BIN, 'scheduler'], {
+      env: { ...process.env, ...env, MAILROOM_METRICS_PORT: '0', MAILROOM_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const lines = createInterface({ input: scheduler.stdout! });
+    const logged = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const onLine = (line: string) => {
+          if (!line.includes(text)) return;
+          lines.off('line', onLine);
+          resolve();
+        };
+        lines.on('line', onLine);
+        scheduler.once('exit', (code) => reject(new Error(`scheduler exited (${code})`)));
+      });
+    await logged('"scheduler started"');
+    const idleRss = peakRssMb(scheduler.pid!);
+    const finished = logged('"contact import finished"');
+    finished.catch(() => undefined);
+
     // The upload: the file streamed from disk into a multipart request.
     const form = new FormData();
     form.append('file', await openAsBlob(csv), 'contacts.csv');
     form.append('column_map', JSON.stringify({ properties: { vip: { column: 'vip', type: 'boolean' } } }));
     started = performance.now();
+    const cpuBefore = { scheduler: cpuSecondsOfPids([scheduler.pid!]), database: cpuSeconds(['mariadbd']) };
     const upload = await fetch(`${api.url}/contacts/imports`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'user-agent': 'bench' },
@@ -105,26 +141,6 @@ async function main() {
     const { id } = (await upload.json()) as { id: string };
     if (upload.status !== 201) throw new Error(`upload answered ${upload.status}`);
     console.log(`upload: 201 in ${Math.round(performance.now() - started)} ms`);
-
-    // The scheduler process runs it.
-    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const scheduler = spawn(process.execPath, [...nodeArgs, BIN, 'scheduler'], {
-      env: {
-        ...process.env,
-        ...env,
-        MAILROOM_METRICS_PORT: '0',
-        MAILROOM_LOG_LEVEL: 'info',
-        MAILROOM_FROM_SOURCE: '1',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const cpuBefore = { scheduler: 0, database: cpuSeconds(['mariadbd']) };
-    const finished = new Promise<void>((resolve, reject) => {
-      createInterface({ input: scheduler.stdout! }).on('line', (line) => {
-        if (line.includes('"contact import finished"')) resolve();
-      });
-      scheduler.once('exit', (code) => reject(new Error(`scheduler exited (${code})`)));
-    });
     await finished;
     const cpu = {
       scheduler: cpuSecondsOfPids([scheduler.pid!]) - cpuBefore.scheduler,
@@ -141,12 +157,13 @@ async function main() {
     const imp = await services.contactImports.get(team.id, id);
     console.log(`import: ${imp.status}, counts ${JSON.stringify(imp.counts)}`);
     console.log(
-      `import: ${Math.round(ROWS / seconds)} rows/s (${seconds.toFixed(1)} s), scheduler peak RSS ${rss.toFixed(0)} MB`,
+      `import: ${Math.round(ROWS / seconds)} rows/s (${seconds.toFixed(1)} s), scheduler peak RSS ${rss.toFixed(0)} MB (${idleRss.toFixed(0)} MB when it started, idle)`,
     );
     console.log(
       `import CPU per 1,000 rows: scheduler ${((cpu.scheduler * 1e6) / ROWS).toFixed(1)} ms` +
         (SERVER ? `, mariadbd ${((cpu.database * 1e6) / ROWS).toFixed(1)} ms` : ''),
     );
+    printImportGoals(ROWS / seconds, rss);
 
     // A segment count over those contacts: three conditions.
     const segment = await services.segments.create(team.id, {
@@ -168,8 +185,10 @@ async function main() {
     }
     timings.sort((a, b) => a - b);
     console.log(
-      `segment count (3 conditions, ${metrics.contacts} of ${ROWS} match): median ${timings[2]!.toFixed(0)} ms, best ${timings[0]!.toFixed(0)} ms`,
+      `segment count (3 conditions, ${metrics.contacts} of ${ROWS} match): median ${timings[2]!.toFixed(0)} ms, best ${timings[0]!.toFixed(0)} ms` +
+        (SERVER ? `; innodb_buffer_pool_size ${await bufferPoolMb(runtime.db.knex)} MB` : ''),
     );
+    printGoal(SEGMENT_GOALS[SERVER ? 'mysql' : 'sqlite'], timings[2]!);
 
     // Contact creates through HTTP.
     const latencies = await createLoad(api.url, token, { requests: CREATES, concurrency: CONCURRENCY });
@@ -177,6 +196,7 @@ async function main() {
     console.log(
       `contact create at ${CONCURRENCY} clients (${CREATES} requests): p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`,
     );
+    printGoal(CREATE_GOAL, Number(at(0.99)));
   } finally {
     await api.stop();
     if (SERVER) await runtime.db.knex.raw(`DROP DATABASE IF EXISTS \`${new URL(database).pathname.slice(1)}\``);
