@@ -39,25 +39,40 @@ type SqliteConnection = { prepare(sql: string): SqliteStatement };
 /** Prepared statements of each SQLite connection, by SQL text (a handful of shapes per writer). */
 const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
 
-export async function bulkInsert(trx: Knex.Transaction, insert: BulkRows): Promise<void> {
+/**
+ * Inserts `rows` in multi-row statements. Inside a transaction it runs on that transaction's
+ * connection; given the pool, it opens one (the rows then commit together).
+ */
+export async function bulkInsert(knex: Knex, insert: BulkRows): Promise<void> {
   if (insert.rows.length === 0) return;
-  // Outside a transaction, the connection asked for below would never go back to the pool.
-  if (!trx.isTransaction) throw new Error('bulkInsert runs inside a transaction');
-  const dialect = dialectOfKnex(trx);
+  if (!knex.isTransaction) return knex.transaction((trx) => bulkInsert(trx, insert));
+  const dialect = dialectOfKnex(knex);
   const size = ROWS_PER_STATEMENT[dialect];
   if (dialect === 'mysql') {
     for (let i = 0; i < insert.rows.length; i += size) {
       const part = insert.rows.slice(i, i + size);
-      await trx.raw(insertSql('mysql', insert, part.length), part.flat() as Knex.RawBinding[]);
+      await knex.raw(insertSql('mysql', insert, part.length), part.flat() as Knex.RawBinding[]);
     }
     return;
   }
   // The transaction's own connection: knex hands the one it runs on to whoever asks within it.
-  const connection = (await trx.client.acquireConnection()) as SqliteConnection;
+  const connection = (await knex.client.acquireConnection()) as SqliteConnection;
   for (let i = 0; i < insert.rows.length; i += size) {
     const part = insert.rows.slice(i, i + size);
     statementFor(connection, insertSql('sqlite', insert, part.length)).run(sqliteValues(part));
   }
+}
+
+/** Rows given as objects of one shape (the same keys in the same order): the first row's keys are the columns. */
+export async function bulkInsertObjects(
+  knex: Knex,
+  table: string,
+  rows: ReadonlyArray<Record<string, unknown>>,
+  onConflict?: OnConflict,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  await bulkInsert(knex, { table, columns, rows: rows.map((row) => columns.map((c) => row[c])), onConflict });
 }
 
 function statementFor(connection: SqliteConnection, sql: string): SqliteStatement {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { bulkInsert } from '../../db/bulk-insert.js';
+import { bulkInsert, bulkInsertObjects } from '../../db/bulk-insert.js';
 import { readTimestamp } from '../../db/dialect.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { connectTestDatabase, TEST_DB_KIND } from '../helpers/test-database.js';
@@ -114,11 +114,28 @@ t.test('errors are the driver errors the callers classify, and the transaction r
   t.equal((await rowsOf()).length, 1);
 });
 
-t.test('outside a transaction it refuses instead of holding a pooled connection', async (t) => {
-  await t.rejects(
-    bulkInsert(db.knex as never, { table: 'bulk_rows', columns: COLUMNS, rows: [row(1)] }),
-    /inside a transaction/,
+t.test('outside a transaction it opens one: the rows commit together or not at all', async (t) => {
+  await bulkInsert(db.knex, { table: 'bulk_rows', columns: COLUMNS, rows: [row(1), row(2)] });
+  t.equal((await rowsOf()).length, 2, 'written');
+  const err = await bulkInsert(db.knex, { table: 'bulk_rows', columns: COLUMNS, rows: [row(3), row(1)] }).catch(
+    (e: unknown) => e,
   );
-  await bulkInsert(db.knex as never, { table: 'bulk_rows', columns: COLUMNS, rows: [] });
-  t.equal((await rowsOf()).length, 0, 'no rows, nothing to do');
+  t.ok(isUniqueViolation(err), 'a taken key fails the call');
+  t.equal((await rowsOf()).length, 2, 'and row 3 of the same call is not left behind');
+  await bulkInsert(db.knex, { table: 'bulk_rows', columns: COLUMNS, rows: [] });
+  t.equal((await rowsOf()).length, 2, 'no rows, nothing to do');
+});
+
+t.test('objects of one shape: the first row names the columns', async (t) => {
+  await bulkInsertObjects(db.knex, 'bulk_rows', [
+    { id: 'o1', parent_id: 'p', name: 'first', score: 1, flag: true, at },
+    { id: 'o2', parent_id: 'p', name: null, score: 2, flag: false, at },
+  ]);
+  t.same(
+    (await rowsOf()).map((r) => [r.id, r.name, Boolean(r.flag)]),
+    [
+      ['o1', 'first', true],
+      ['o2', null, false],
+    ],
+  );
 });

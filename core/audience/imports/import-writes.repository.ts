@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { bulkInsert, type OnConflict } from '../../../db/bulk-insert.js';
+import { bulkInsertObjects, type OnConflict } from '../../../db/bulk-insert.js';
 import { rowsPerInsert } from '../../../db/dialect.js';
 import { valueById } from '../../../db/row-locks.js';
 import { ConsentRecordRepository } from '../consent/consent-record.repository.js';
@@ -103,10 +103,7 @@ export class ImportWritesRepository {
     }
   }
 
-  /** Rows of one shape (the same keys): the first row's keys are the columns. */
-  private async insert(table: string, rows: Array<Record<string, unknown>>, onConflict?: OnConflict): Promise<void> {
-    if (rows.length === 0) return;
-    const columns = Object.keys(rows[0]!);
-    await bulkInsert(this.trx, { table, columns, rows: rows.map((row) => columns.map((c) => row[c])), onConflict });
+  private insert(table: string, rows: Array<Record<string, unknown>>, onConflict?: OnConflict): Promise<void> {
+    return bulkInsertObjects(this.trx, table, rows, onConflict);
   }
 }

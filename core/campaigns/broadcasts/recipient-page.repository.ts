@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bulkInsertObjects } from '../../../db/bulk-insert.js';
 import { toContact, CONTACT_COLUMNS, type ContactRow } from '../../audience/contacts/contact.repository.js';
 import type { Contact } from '../../audience/contacts/contact.types.js';
 import type { Exclusion } from './broadcast.types.js';
@@ -65,20 +66,21 @@ export class RecipientPageRepository {
   static writer(broadcastId: string, teamId: string, at: Date) {
     return async (trx: Knex.Transaction, pages: RecipientRow[][]) => {
       const rows = pages.flat();
-      for (let i = 0; i < rows.length; i += 200)
-        await trx('broadcast_recipients').insert(
-          rows.slice(i, i + 200).map((r) => ({
-            broadcast_id: broadcastId,
-            contact_id: r.contactId,
-            team_id: teamId,
-            email: r.email,
-            email_id: r.emailId,
-            excluded: r.excluded,
-            // Results list a suppressed address among the broadcast's `suppressed` recipients.
-            suppressed_at: r.excluded === 'suppressed' ? at : null,
-            created_at: at,
-          })),
-        );
+      await bulkInsertObjects(
+        trx,
+        'broadcast_recipients',
+        rows.map((r) => ({
+          broadcast_id: broadcastId,
+          contact_id: r.contactId,
+          team_id: teamId,
+          email: r.email,
+          email_id: r.emailId,
+          excluded: r.excluded,
+          // Results list a suppressed address among the broadcast's `suppressed` recipients.
+          suppressed_at: r.excluded === 'suppressed' ? at : null,
+          created_at: at,
+        })),
+      );
       const last = rows.reduce((max, r) => (r.contactId > max ? r.contactId : max), '');
       if (last) await trx('broadcasts').where({ id: broadcastId }).update({ cursor: last, updated_at: at });
     };

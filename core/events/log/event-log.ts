@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bulkInsertObjects } from '../../../db/bulk-insert.js';
 import type { Clock } from '../../../lib/clock.js';
 import { readJson, readTimestamp } from '../../../db/dialect.js';
 import { newId } from '../../../lib/ids.js';
@@ -16,9 +17,6 @@ const toEvent = (row: EventRow): LoggedEvent => ({
   data: readJson(row.data, {}),
   createdAt: readTimestamp(row.created_at),
 });
-
-/** Rows per multi-row INSERT of events: 6 columns each, far inside the bound-variable limits. */
-const EVENT_CHUNK = 100;
 
 /**
  * The sent email an event is about, kept in its own indexed column so an email's timeline is one
@@ -85,7 +83,7 @@ export class EventLog {
   }
 
   /**
-   * Several events in the caller's transaction, in multi-row INSERTs of EVENT_CHUNK rows, each
+   * Several events in the caller's transaction, in multi-row INSERTs (db/bulk-insert.ts), each
    * with its webhook fan-out: what a settle or hand-over of many emails records in one commit,
    * at a few statements instead of one per event. Same rows as `record`, in the given order.
    */
@@ -101,19 +99,18 @@ export class EventLog {
       data: entry.data,
       createdAt,
     }));
-    for (let i = 0; i < events.length; i += EVENT_CHUNK) {
-      const chunk = events.slice(i, i + EVENT_CHUNK);
-      await trx('events').insert(
-        chunk.map((event) => ({
-          id: event.id,
-          team_id: event.teamId,
-          type: event.type,
-          data: JSON.stringify(event.data),
-          email_id: emailIdOfEvent(event.type, event.data),
-          created_at: event.createdAt,
-        })),
-      );
-    }
+    await bulkInsertObjects(
+      trx,
+      'events',
+      events.map((event) => ({
+        id: event.id,
+        team_id: event.teamId,
+        type: event.type,
+        data: JSON.stringify(event.data),
+        email_id: emailIdOfEvent(event.type, event.data),
+        created_at: event.createdAt,
+      })),
+    );
     await this.enqueue(trx, events);
     return events;
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bulkInsertObjects } from '../../../db/bulk-insert.js';
 import type { Clock } from '../../../lib/clock.js';
 import { newId } from '../../../lib/ids.js';
 import { USAGE_CATEGORIES, type UsageCategory, type UsageEntry, type UsageTotals } from './usage.types.js';
@@ -47,7 +48,7 @@ export class UsageLedger {
         at: entry.at,
         source_id: entry.sourceId ?? null,
       }));
-    if (rows.length > 0) await trx('usage_records').insert(rows);
+    await bulkInsertObjects(trx, 'usage_records', rows);
   }
 
   /** Each category's total of a team's records with `at` in [from, to). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { bulkInsertObjects } from '../../../db/bulk-insert.js';
 import { readJson, readNullableTimestamp, readTimestamp, tableUsingIndex, writeJson } from '../../../db/dialect.js';
 import { paginateNewestFirst, type PageQuery } from '../../shared/pagination/list-query.js';
 import type { Email, EmailAttachment, EmailLastEvent } from './email.types.js';
@@ -78,9 +79,6 @@ const toRow = (email: Email): Row => ({
   updated_at: email.updatedAt,
 });
 
-/** Rows per INSERT statement: well inside SQLite's bound-variable limit and MySQL's packet size. */
-const INSERT_CHUNK = 100;
-
 export class EmailRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -90,8 +88,7 @@ export class EmailRepository {
 
   /** Several emails in multi-row INSERTs (the group committer writes a group's emails at once). */
   async insertMany(emails: Email[]): Promise<void> {
-    for (let i = 0; i < emails.length; i += INSERT_CHUNK)
-      await this.knex('emails').insert(emails.slice(i, i + INSERT_CHUNK).map(toRow));
+    await bulkInsertObjects(this.knex, 'emails', emails.map(toRow));
   }
 
   async insertAttachments(attachments: EmailAttachment[]): Promise<void> {
