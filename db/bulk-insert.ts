@@ -36,8 +36,30 @@ const ROWS_PER_STATEMENT = { sqlite: 500, mysql: 1000 } as const;
 type SqliteStatement = { run(...bindings: unknown[]): unknown };
 type SqliteConnection = { prepare(sql: string): SqliteStatement };
 
-/** Prepared statements of each SQLite connection, by SQL text (a handful of shapes per writer). */
-const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
+/** A map of at most `capacity` entries that forgets the least recently used one first. */
+class RecentlyUsed<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string, make: () => V): V {
+    let value = this.entries.get(key);
+    if (value !== undefined) this.entries.delete(key);
+    else value = make();
+    // Re-inserted last: a Map iterates in insertion order, so the first key is the least recent.
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+}
+
+/**
+ * Prepared statements of each SQLite connection and SQL texts, by shape, the most recently used
+ * kept: full chunks repeat (an import's 500-row statements), group commits come in every size,
+ * and a cache that stopped taking entries when full would keep whichever shapes came first.
+ */
+const prepared = new WeakMap<object, RecentlyUsed<SqliteStatement>>();
+const sqlTexts = new RecentlyUsed<string>(256);
 
 /**
  * Inserts `rows` in multi-row statements. Inside a transaction it runs on that transaction's
@@ -77,14 +99,8 @@ export async function bulkInsertObjects(
 
 function statementFor(connection: SqliteConnection, sql: string): SqliteStatement {
   let statements = prepared.get(connection);
-  if (!statements) prepared.set(connection, (statements = new Map()));
-  let statement = statements.get(sql);
-  if (!statement) {
-    statement = connection.prepare(sql);
-    // Remainders come in every size: only full chunks' statements are worth keeping.
-    if (statements.size < 64) statements.set(sql, statement);
-  }
-  return statement;
+  if (!statements) prepared.set(connection, (statements = new RecentlyUsed(64)));
+  return statements.get(sql, () => connection.prepare(sql));
 }
 
 /** better-sqlite3 binds numbers, strings, bigints, buffers and null: dates and booleans as knex stores them. */
@@ -104,20 +120,17 @@ function sqliteValues(rows: ReadonlyArray<readonly unknown[]>): unknown[] {
   return values;
 }
 
-const sqlCache = new Map<string, string>();
-
 function insertSql(dialect: 'sqlite' | 'mysql', insert: BulkRows, rows: number): string {
   const key = `${dialect} ${insert.table} ${insert.columns.join(',')} ${rows} ${JSON.stringify(insert.onConflict ?? null)}`;
-  let sql = sqlCache.get(key);
-  if (sql) return sql;
-  const quote = dialect === 'mysql' ? (name: string) => `\`${name}\`` : (name: string) => `"${name}"`;
-  const tuple = `(${insert.columns.map(() => '?').join(',')})`;
-  sql =
-    `INSERT INTO ${quote(insert.table)} (${insert.columns.map(quote).join(',')}) VALUES ` +
-    Array.from({ length: rows }, () => tuple).join(',') +
-    conflictClause(dialect, insert.onConflict, quote);
-  if (sqlCache.size < 256) sqlCache.set(key, sql);
-  return sql;
+  return sqlTexts.get(key, () => {
+    const quote = dialect === 'mysql' ? (name: string) => `\`${name}\`` : (name: string) => `"${name}"`;
+    const tuple = `(${insert.columns.map(() => '?').join(',')})`;
+    return (
+      `INSERT INTO ${quote(insert.table)} (${insert.columns.map(quote).join(',')}) VALUES ` +
+      Array.from({ length: rows }, () => tuple).join(',') +
+      conflictClause(dialect, insert.onConflict, quote)
+    );
+  });
 }
 
 function conflictClause(

@@ -139,3 +139,18 @@ t.test('objects of one shape: the first row names the columns', async (t) => {
     ],
   );
 });
+
+t.test('more statement shapes than the caches hold: every insert still writes its rows', async (t) => {
+  // 300 sizes (past 64 prepared statements and 256 SQL texts), then the first size again.
+  let id = 0;
+  await db.knex.transaction(async (trx) => {
+    for (let size = 1; size <= 300; size++)
+      await bulkInsert(trx, {
+        table: 'bulk_rows',
+        columns: COLUMNS,
+        rows: Array.from({ length: size }, () => row(id++)),
+      });
+    await bulkInsert(trx, { table: 'bulk_rows', columns: COLUMNS, rows: [row(id++)] });
+  });
+  t.equal((await rowsOf()).length, id, `${id} rows`);
+});
