@@ -24,6 +24,8 @@ import { createOAuthServices } from '../core/oauth/oauth.services.js';
 import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createDomainHealth } from '../core/platform/doctor/domain-health.js';
 import { recordTargets } from '../core/sending/domains/record-targets.js';
+import { createInboxServices } from '../core/inboxes/inboxes.services.js';
+import type { Caller } from '../core/platform/auth/caller.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
 import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
 import { sendEmailSchema } from '../core/sending/emails/email.schemas.js';
@@ -103,6 +105,62 @@ export function createServices(infra: Infrastructure) {
     sending,
     usage: platform.usage,
   });
+  // Shared inboxes: conversations over received and sent mail; received mail is filed in the
+  // intake's transaction, and mail from an inbox goes through the ordinary acceptance step.
+  const inboxGroup = createInboxServices<Caller>({
+    ...infra,
+    events: events.eventLog,
+    domains: {
+      ofTeamNamed: async (teamId, names) =>
+        (await sending!.domains.repository.allForTeam(teamId)).filter((domain) => names.includes(domain.name)),
+      byId: (id) => sending!.domains.findById(id),
+    },
+    members: {
+      byEmail: async (teamId, email) => {
+        const member = (await platform.teams.members(teamId)).find(
+          (m) => m.email.toLowerCase() === email.toLowerCase(),
+        );
+        return member ? { userId: member.id, email: member.email } : undefined;
+      },
+      emailOf: async (teamId, userId) => (await platform.teams.members(teamId)).find((m) => m.id === userId)?.email,
+    },
+    bodies: {
+      inbound: async (teamId, id) => {
+        const detail = await receiving.receivedEmails.get(teamId, id);
+        return { html: detail.html, text: detail.text };
+      },
+      outbound: async (teamId, id) => {
+        const [{ bodies }, attachments] = await Promise.all([
+          sending!.emails.get(teamId, id),
+          sending!.emails.attachments(teamId, id),
+        ]);
+        return {
+          ...bodies,
+          attachments: attachments.map(({ attachment }) => ({
+            id: attachment.id,
+            filename: attachment.filename,
+            size: attachment.size,
+          })),
+        };
+      },
+    },
+    send: {
+      accept: (caller, input, unit) => sending!.emailAcceptance.accept(caller, input, unit),
+      originalAttachments: async (message) => {
+        const files =
+          message.direction === 'inbound'
+            ? await receiving.receivedEmails.attachmentContents(message.teamId, message.id)
+            : await sending!.emails.attachmentContents(message.teamId, message.id);
+        return files.map(({ attachment, bytes }) => ({
+          filename: attachment.filename,
+          contentType: attachment.contentType,
+          bytes,
+        }));
+      },
+    },
+    fetchAttachment: sending.fetchAttachment,
+  });
+  receiving.inboundIntake.onReceivedMail(inboxGroup.inboxConversations.receive);
   const audience = createAudienceServices({ ...infra, events: events.eventLog });
   // A complaint about an email unsubscribes the contact at that address, in the complaint's transaction.
   sending.lateOutcomes.onComplaint((trx, complaint) =>
@@ -250,6 +308,7 @@ export function createServices(infra: Infrastructure) {
     ...events,
     ...sending,
     ...receiving,
+    ...inboxGroup,
     ...audience,
     ...pages,
     ...campaigns,

@@ -18,6 +18,7 @@ import { dmarcReportRoutes } from './dmarc-reports.routes.js';
 import { emailRoutes } from './emails/index.js';
 import { emailActivityRoutes } from './emails/activity.routes.js';
 import { aiRoutes } from './ai.routes.js';
+import { inboxRoutes } from './inboxes/index.js';
 import { logRoutes } from './logs.routes.js';
 import { mcpRoutes } from '../mcp/mcp.routes.js';
 import { oauthRoutes } from './oauth/index.js';
@@ -50,6 +51,7 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...receivingRoutes,
     ...emailRoutes,
     ...emailActivityRoutes,
+    ...inboxRoutes,
     ...aiRoutes,
     ...suppressionRoutes,
     ...logRoutes,

@@ -18,6 +18,8 @@ export const SCOPE_CATALOGUE = [
   'events:read',
   'events:send',
   'events:write',
+  'inboxes:read',
+  'inboxes:write',
   'team:read',
   'team:write',
   'templates:read',

@@ -8,6 +8,7 @@ import type { EventLog } from '../events/log/event-log.js';
 import type { Team } from '../platform/teams/team.types.js';
 import type { UsageLedger } from '../platform/usage/usage-ledger.js';
 import type { InboundRecipients, RecipientRoute } from './inbound-recipients.js';
+import { referencedIds } from '../shared/addresses/message-references.js';
 import { receivedEventData } from './received-email-event.js';
 import type { ReceivedEmailRepository } from './received-email.repository.js';
 import type { AuthenticationResults, InboundEnvelope, ReceivedEmail } from './received-email.types.js';
@@ -53,6 +54,9 @@ type Routed = {
 /** Applies a mail to a mailto unsubscribe address in the intake's transaction; false: names no one. */
 export type MailUnsubscribe = (trx: Knex, localPart: string) => Promise<boolean>;
 
+/** Takes kept received emails further in the intake's transaction (the shared inboxes file them in threads). */
+export type ReceivedMailHandler = (trx: Knex.Transaction, received: ReceivedEmail[]) => Promise<void>;
+
 /** Envelope recipients grouped: per team the addresses that are theirs, and the report targets. */
 function group(routes: RecipientRoute[]): Routed {
   const routed: Routed = { mailboxes: new Map(), reports: [], unsubscribes: [], dmarc: [], unrouted: [] };
@@ -78,6 +82,7 @@ function group(routes: RecipientRoute[]): Routed {
  */
 export class InboundIntake {
   private unsubscribe: MailUnsubscribe | null = null;
+  private readonly receivedHandlers: ReceivedMailHandler[] = [];
 
   constructor(
     private readonly deps: {
@@ -104,6 +109,11 @@ export class InboundIntake {
   /** Who handles mail to mailto unsubscribe addresses (the audience, wired after receiving). */
   onUnsubscribeMail(handler: MailUnsubscribe): void {
     this.unsubscribe = handler;
+  }
+
+  /** Who else files received mail, in the same transaction as its rows (nothing kept is then missed). */
+  onReceivedMail(handler: ReceivedMailHandler): void {
+    this.receivedHandlers.push(handler);
   }
 
   async accept(envelope: InboundEnvelope, raw: Buffer): Promise<IntakeResult> {
@@ -164,6 +174,7 @@ export class InboundIntake {
           data: receivedEventData(email),
         })),
       );
+    if (kept.length > 0) for (const handler of this.receivedHandlers) await handler(trx, kept);
   };
 
   /**
@@ -231,6 +242,7 @@ export class InboundIntake {
         envelope,
         raw,
         rawRef: rawRef === null ? null : formatSpoolRef(rawRef),
+        references: referencedIds(raw),
         authentication,
         now,
       }),
@@ -248,6 +260,7 @@ export class InboundIntake {
       raw: Buffer;
       /** Where the raw message is (a spool record), or null when no team keeps it. */
       rawRef: string | null;
+      references: string[];
       authentication: AuthenticationResults | null;
       now: Date;
     },
@@ -272,6 +285,7 @@ export class InboundIntake {
       rawBlob: dropped ? null : context.rawRef,
       sizeBytes: context.raw.length,
       createdAt: context.now,
+      references: context.references,
     };
   }
 }

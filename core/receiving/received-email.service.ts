@@ -75,6 +75,14 @@ export class ReceivedEmailService {
     return found;
   }
 
+  /** A received email's attachments with their bytes, in order (a forward from an inbox sends them on). */
+  async attachmentContents(teamId: string, id: string) {
+    const email = await this.find(teamId, id);
+    const raw = await this.rawOf(email);
+    const parsed = raw && email.attachments.length > 0 ? (await parseReceived(raw)).attachments : [];
+    return email.attachments.map((attachment) => ({ attachment, bytes: parsed[attachment.index]?.content ?? null }));
+  }
+
   /** The raw-source link: a valid, unexpired signature gives the message exactly as received. */
   /** The raw message behind a signed link, with its team (whose quota decides whether it is served). */
   async downloadRaw(id: string, expires: string, signature: string): Promise<{ teamId: string; bytes: Buffer }> {

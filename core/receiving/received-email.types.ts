@@ -44,6 +44,11 @@ export type ReceivedEmail = {
   rawBlob: string | null;
   sizeBytes: number;
   createdAt: Date;
+  /**
+   * The Message-IDs the message refers to (In-Reply-To, then References newest first), read at
+   * receipt for the shared inboxes' threading; not a column of the received email's row.
+   */
+  references?: string[];
 };
 
 /** What the inbound MX hands over for one message: the SMTP envelope and the client. */

@@ -166,6 +166,8 @@ export function createSendingServices(infra: SendingInfrastructure) {
       instrumentHtml: (html, id, domain) => tracking.instrument(html, id, domain),
     }),
     domainAutoConfigure,
+    /** The safe fetch of attachments given by URL (inbox drafts store such files too). */
+    fetchAttachment,
     domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
     domainClaims,
     domainClaimChecks: new DomainClaimChecks({ knex, clock, lookup, events, domains, cache: infra.lookupCache }),

@@ -87,6 +87,7 @@ import { addEventOccurrencesContactIndex } from './20261128-0130-add-event-occur
 import { addPropertyValuesFolded } from './20261128-0300-add-property-values-folded.js';
 import { backfillPropertyValuesFolded } from './20261128-0301-backfill-property-values-folded.js';
 import { indexPropertyValuesForSegments } from './20261128-0302-index-property-values-for-segments.js';
+import { createInboxes } from './20261129-0304-create-inboxes.js';
 import { indexReceivedRawBlob } from './20261129-0303-index-received-raw-blob.js';
 import { createDmarcReports } from './20261128-0220-create-dmarc-reports.js';
 import { createDeliverabilityActions } from './20261128-0200-create-deliverability-actions.js';
@@ -190,4 +191,5 @@ export const migrations: Migration[] = [
   backfillPropertyValuesFolded,
   indexPropertyValuesForSegments,
   indexReceivedRawBlob,
+  createInboxes,
 ];

@@ -23,6 +23,20 @@ export const EVENT_TYPES = [
   'automation.run.started',
   'automation.run.completed',
   'automation.run.failed',
+  'inbox.created',
+  'inbox.updated',
+  'inbox.deleted',
+  'inbox.thread.created',
+  'inbox.thread.folder.updated',
+  'inbox.thread.assigned',
+  'inbox.thread.unassigned',
+  'inbox.thread.labels.updated',
+  'inbox.email.received',
+  'inbox.email.sent',
+  'inbox.draft.created',
+  'inbox.draft.updated',
+  'inbox.draft.sent',
+  'inbox.draft.deleted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -23,7 +23,8 @@ const tagText = (max: number) =>
     .max(max)
     .regex(/^[A-Za-z0-9_-]+$/, 'may contain only A-Z a-z 0-9 _ -');
 
-const attachment = z
+/** One attachment as POST /emails takes it (content or path); inbox replies and forwards take the same. */
+export const attachmentSchema = z
   .object({
     filename: z
       .string()
@@ -69,7 +70,7 @@ export const sendEmailSchema = z
         if (tooLarge) ctx.addIssue({ code: 'custom', path: [], message: tooLarge });
       })
       .optional(),
-    attachments: z.array(attachment).max(100, 'at most 100 attachments').optional(),
+    attachments: z.array(attachmentSchema).max(100, 'at most 100 attachments').optional(),
     tags: z
       .array(z.object({ name: tagText(252), value: tagText(256) }).strict())
       .max(50, 'at most 50 tags')

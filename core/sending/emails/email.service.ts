@@ -109,6 +109,15 @@ export class EmailService {
     return found;
   }
 
+  /** A sent email's attachments with their bytes, in order (a forward from an inbox sends them again). */
+  async attachmentContents(teamId: string, emailId: string) {
+    const email = await this.find(teamId, emailId);
+    const stored = await this.repository.attachmentsOf(email.id);
+    return Promise.all(
+      stored.map(async (attachment) => ({ attachment, bytes: await this.deps.spool.read(attachment.spool) })),
+    );
+  }
+
   /** The download route: a valid, unexpired link gives the bytes; anything else is 404. */
   async download(
     attachmentId: string,
