@@ -69,6 +69,7 @@ function operation(route: RouteDef): JsonSchema {
   const op: JsonSchema = {
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.deprecated ? { deprecated: true } : {}),
     tags: [route.tag],
     parameters: parameters(route),
     responses: responses(route),

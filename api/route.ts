@@ -91,6 +91,8 @@ export type RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySch
    * tenant-isolation test creates one in another team and expects a 404 like a random id.
    */
   isolation?: { param: string; resource: string };
+  /** Kept for integrations written against an older API (OpenAPI `deprecated: true`). */
+  deprecated?: boolean;
   /** A valid body, used by the OpenAPI examples and the route-table tests. */
   exampleBody?: z.input<B>;
   /** A valid query string for a route with required query parameters (the route-table tests). */

@@ -12,12 +12,13 @@ import {
 
 const tag = 'receiving';
 const nullableStrings = z.array(z.string());
+/** content_id is absent (never null) when the part had none. */
 const attachmentSummary = z.object({
   id: z.string(),
   filename: z.string().nullable(),
   size: z.number().int(),
   content_type: z.string(),
-  content_id: z.string().nullable(),
+  content_id: z.string().optional(),
   content_disposition: z.string().nullable(),
 });
 const receivedItem = z.object({
@@ -50,8 +51,10 @@ const receivedDetail = receivedItem.extend({
     })
     .nullable(),
 });
+/** The attachment routes: the SDK's AttachmentData, filename absent (not null) when the part had none. */
 const attachmentSchema = attachmentSummary.extend({
   object: z.literal('attachment'),
+  filename: z.string().optional(),
   download_url: z.string(),
   expires_at: z.string(),
 });

@@ -21,15 +21,34 @@ export function serializeOAuthClient(client: OAuthClient, registrationClientUri:
   };
 }
 
+/**
+ * A grant in the resend SDK's OAuthGrant shape (its client as `client { name, logo_uri }`, the
+ * revocation fields, null while live), with our object, user_id and last_used_at beside it.
+ */
 export function serializeOAuthGrant(grant: GrantWithClient) {
   return {
     object: 'oauth_grant' as const,
     id: grant.id,
     client_id: grant.clientId,
-    client_name: grant.clientName,
+    client: { name: grant.clientName, logo_uri: grant.clientLogoUri },
     user_id: grant.userId,
     scopes: grant.scopes,
     created_at: grant.createdAt.toISOString(),
     last_used_at: isoOrNull(grant.lastUsedAt),
+    revoked_at: isoOrNull(grant.revokedAt),
+    revoked_reason: grant.revokedAt ? REVOKED_FROM_API : null,
+  };
+}
+
+/** Why a grant ended, as Resend words a revoke through DELETE /oauth/grants/{id}. */
+export const REVOKED_FROM_API = 'revoked_from_api';
+
+/** The revoke answer the resend SDK types (RevokeOAuthGrantResponseSuccess). */
+export function serializeOAuthGrantRevoked(revoked: { id: string; revokedAt: Date }) {
+  return {
+    object: 'oauth_grant' as const,
+    id: revoked.id,
+    revoked_at: revoked.revokedAt.toISOString(),
+    revoked_reason: REVOKED_FROM_API,
   };
 }

@@ -1,12 +1,17 @@
 import type { Link, ReceivedEmailDetail } from '../../core/receiving/received-email.service.js';
 import type { ReceivedAttachment, ReceivedEmail } from '../../core/receiving/received-email.types.js';
 
+/**
+ * An attachment inside a received email (list rows and retrieve). content_id is absent, never
+ * null, when the part had no Content-ID: Resend's received-email schema types it as a string and
+ * omits it (filename and content_disposition are nullable there, and stay null).
+ */
 const attachmentSummary = (attachment: ReceivedAttachment) => ({
   id: attachment.id,
   filename: attachment.filename,
   size: attachment.size,
   content_type: attachment.contentType,
-  content_id: attachment.contentId,
+  ...(attachment.contentId ? { content_id: attachment.contentId } : {}),
   content_disposition: attachment.contentDisposition,
 });
 
@@ -48,10 +53,17 @@ export function serializeReceivedEmail(detail: ReceivedEmailDetail) {
   };
 }
 
+/**
+ * GET /emails/receiving/{id}/attachments[/{id}]: the SDK's AttachmentData, where filename and
+ * content_id are optional (`filename?: string`, `content_id?: string`): absent when there is none.
+ */
 export function serializeReceivedAttachment({ attachment, link }: { attachment: ReceivedAttachment; link: Link }) {
+  const { id, filename, ...summary } = attachmentSummary(attachment);
   return {
     object: 'attachment' as const,
-    ...attachmentSummary(attachment),
+    id,
+    ...(filename ? { filename } : {}),
+    ...summary,
     download_url: link.url,
     expires_at: link.expiresAt.toISOString(),
   };

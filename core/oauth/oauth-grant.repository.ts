@@ -15,9 +15,11 @@ type GrantRow = {
   last_used_at: unknown;
   revoked_at: unknown;
   client_name?: string | null;
+  client_logo_uri?: string | null;
 };
 
-export type GrantWithClient = OAuthGrant & { clientName: string };
+/** A grant as the team's list shows it: with its client's name and logo. */
+export type GrantWithClient = OAuthGrant & { clientName: string; clientLogoUri: string | null };
 
 function toGrant(row: GrantRow): OAuthGrant {
   return {
@@ -54,18 +56,23 @@ export class OAuthGrantRepository {
   }
 
   /**
-   * A team's live grants with their client's name, newest first: those whose code was exchanged
+   * A team's live grants with their client's name and logo, newest first: those whose code was exchanged
    * (an approval the client never completed gave it nothing to list).
    */
   async listLive(teamId: string, page: PageQuery): Promise<{ grants: GrantWithClient[]; hasMore: boolean }> {
     const query = this.knex('oauth_grants')
       .join('oauth_clients', 'oauth_clients.id', 'oauth_grants.client_id')
-      .select('oauth_grants.*', 'oauth_clients.client_name')
+      .select('oauth_grants.*', 'oauth_clients.client_name', 'oauth_clients.logo_uri as client_logo_uri')
       .where('oauth_grants.team_id', teamId)
       .whereNull('oauth_grants.revoked_at')
       .whereExists(this.knex('oauth_tokens').select('grant_id').whereRaw('oauth_tokens.grant_id = oauth_grants.id'));
     const { rows, hasMore } = await paginateNewestFirst<GrantRow>(query, page, 'oauth_grants.id');
-    return { grants: rows.map((row) => ({ ...toGrant(row), clientName: row.client_name ?? '' })), hasMore };
+    const grants = rows.map((row) => ({
+      ...toGrant(row),
+      clientName: row.client_name ?? '',
+      clientLogoUri: row.client_logo_uri ?? null,
+    }));
+    return { grants, hasMore };
   }
 
   async findLiveInTeam(teamId: string, id: string): Promise<OAuthGrant | undefined> {

@@ -16,10 +16,15 @@ export class OAuthGrantService {
     return this.grants.listLive(teamId, page);
   }
 
-  /** Another team's grant, an unknown one and an already revoked one are the same 404. */
-  async revoke(teamId: string, grantId: string): Promise<void> {
+  /**
+   * Another team's grant, an unknown one and an already revoked one are the same 404. Answers
+   * when it ended (the revoke answer's revoked_at).
+   */
+  async revoke(teamId: string, grantId: string): Promise<{ id: string; revokedAt: Date }> {
     const grant = await this.grants.findLiveInTeam(teamId, grantId);
     if (!grant) throw new NotFoundError('OAuth grant not found');
-    await this.grants.revoke({ id: grant.id }, this.deps.clock.now());
+    const revokedAt = this.deps.clock.now();
+    await this.grants.revoke({ id: grant.id }, revokedAt);
+    return { id: grant.id, revokedAt };
   }
 }

@@ -1,3 +1,4 @@
+import { audienceSegmentAliasRoutes } from './audience-segments.routes.js';
 import { audienceAliasRoutes } from './audiences.routes.js';
 import { contactEventRoutes } from './contact-events.routes.js';
 import { contactPropertyRoutes } from './contact-properties.routes.js';
@@ -15,5 +16,6 @@ export const audienceRoutes = [
   ...contactPropertyRoutes,
   ...topicRoutes,
   ...segmentRoutes,
+  ...audienceSegmentAliasRoutes,
   ...audienceAliasRoutes,
 ];

@@ -1,24 +1,33 @@
 import { z } from 'zod';
 import { listEnvelope, pageQueryShape, withPageRules } from '../../../core/shared/pagination/list-query.js';
-import { serializeOAuthGrant } from '../../serializers/oauth.serializer.js';
+import { serializeOAuthGrant, serializeOAuthGrantRevoked } from '../../serializers/oauth.serializer.js';
 import { defineRoute } from '../../route.js';
-import { deletedSchema, listSchema, uuidParam } from '../../schemas.js';
+import { listSchema, uuidParam } from '../../schemas.js';
 
 /**
  * The team's approved applications. full_access key only: scope null means no OAuth token
  * reaches them, whatever its scopes (see hasScope), so a token can never revoke its siblings.
- * Ordinary API routes: the service error body.
+ * Ordinary API routes: the service error body. The shapes are the resend SDK's (`oauthGrants`):
+ * the client as `client { name, logo_uri }`, a revoke answering `revoked_at` and `revoked_reason`.
  */
 const tag = 'oauth';
 const grantItem = z.object({
   object: z.literal('oauth_grant'),
   id: z.string(),
   client_id: z.string(),
-  client_name: z.string(),
+  client: z.object({ name: z.string(), logo_uri: z.string().nullable() }),
   user_id: z.string().nullable(),
   scopes: z.array(z.string()),
   created_at: z.string(),
   last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  revoked_reason: z.string().nullable(),
+});
+const revokedSchema = z.object({
+  object: z.literal('oauth_grant'),
+  id: z.string(),
+  revoked_at: z.string(),
+  revoked_reason: z.string(),
 });
 
 export const oauthGrantRoutes = [
@@ -47,10 +56,10 @@ export const oauthGrantRoutes = [
     scope: null,
     params: z.object({ grant_id: uuidParam('OAuth grant id') }),
     isolation: { param: 'grant_id', resource: 'oauth_grant' },
-    responses: { 200: { description: 'Revoked', schema: deletedSchema('oauth_grant') } },
+    responses: { 200: { description: 'Revoked', schema: revokedSchema } },
     handler: async ({ params, caller, services }) => {
-      await services.oauthGrants.revoke(caller.team.id, params.grant_id);
-      return { status: 200, body: { object: 'oauth_grant', id: params.grant_id, deleted: true } };
+      const revoked = await services.oauthGrants.revoke(caller.team.id, params.grant_id);
+      return { status: 200, body: serializeOAuthGrantRevoked(revoked) };
     },
   }),
 ];

@@ -15,7 +15,7 @@ type Grant = {
   object: 'oauth_grant';
   id: string;
   client_id: string;
-  client_name: string;
+  client: { name: string; logo_uri: string | null };
   scopes: string[];
   created_at: string;
   last_used_at: string | null;
@@ -50,7 +50,7 @@ export function ConnectedAppsTab() {
   const revoke = useMutation({
     mutationFn: (id: string) => api.delete(`/oauth/grants/${id}`),
     onSuccess: async () => {
-      toast(`${revoking?.client_name ?? 'The application'} is disconnected`);
+      toast(`${revoking?.client.name ?? 'The application'} is disconnected`);
       setRevoking(null);
       await client.invalidateQueries({ queryKey: ['/oauth/grants'] });
     },
@@ -77,7 +77,7 @@ export function ConnectedAppsTab() {
             header: 'Application',
             cell: (grant) => (
               <>
-                <strong>{grant.client_name}</strong>
+                <strong>{grant.client.name}</strong>
                 <div className="muted mono">{grant.client_id}</div>
               </>
             ),
@@ -102,7 +102,7 @@ export function ConnectedAppsTab() {
               <Button
                 variant="ghost"
                 className="btn-small"
-                aria-label={`Revoke ${grant.client_name}`}
+                aria-label={`Revoke ${grant.client.name}`}
                 onClick={() => {
                   revoke.reset();
                   setRevoking(grant);
@@ -117,7 +117,7 @@ export function ConnectedAppsTab() {
       <ListPager list={grants} />
       <ConfirmDialog
         open={revoking !== null}
-        title={`Disconnect ${revoking?.client_name ?? 'this application'}?`}
+        title={`Disconnect ${revoking?.client.name ?? 'this application'}?`}
         confirmLabel="Revoke access"
         busy={revoke.isPending}
         error={revoke.error}
