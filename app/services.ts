@@ -115,14 +115,20 @@ export function createServices(infra: Infrastructure) {
         (await sending!.domains.repository.allForTeam(teamId)).filter((domain) => names.includes(domain.name)),
       byId: (id) => sending!.domains.findById(id),
     },
+    // Members by address and by the signed-in user: team_members carries both (user_id since accounts).
     members: {
       byEmail: async (teamId, email) => {
-        const member = (await platform.teams.members(teamId)).find(
-          (m) => m.email.toLowerCase() === email.toLowerCase(),
-        );
-        return member ? { userId: member.id, email: member.email } : undefined;
+        const row = (await knex('team_members')
+          .where({ team_id: teamId })
+          .whereRaw('lower(email) = ?', [email.toLowerCase()])
+          .first('user_id', 'email')) as { user_id: string | null; email: string } | undefined;
+        return row ? { userId: row.user_id, email: row.email } : undefined;
       },
-      emailOf: async (teamId, userId) => (await platform.teams.members(teamId)).find((m) => m.id === userId)?.email,
+      emailOf: async (teamId, userId) =>
+        (
+          (await knex('team_members').where({ team_id: teamId, user_id: userId }).first('email')) as
+            { email: string } | undefined
+        )?.email,
     },
     bodies: {
       inbound: async (teamId, id) => {

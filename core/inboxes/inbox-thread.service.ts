@@ -21,7 +21,7 @@ export type ThreadChanges = { read?: boolean; folder?: MoveFolder; assignee_emai
 
 export type InboxMembers = {
   /** The team member with this address (case-insensitive), if any. */
-  byEmail: (teamId: string, email: string) => Promise<{ userId: string; email: string } | undefined>;
+  byEmail: (teamId: string, email: string) => Promise<{ userId: string | null; email: string } | undefined>;
   /** The address of a signed-in member (who assigned). */
   emailOf: (teamId: string, userId: string) => Promise<string | undefined>;
 };

@@ -89,13 +89,22 @@ export const updateThreadSchema = z
 const commaList = <T extends string>(item: z.ZodType<T, string>) =>
   z
     .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== ''),
-    )
-    .pipe(z.array(item).max(50, 'at most 50 values'));
+    .superRefine((value, ctx) => {
+      const parts = splitList(value);
+      if (parts.length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 values' });
+      for (const part of parts) {
+        const checked = item.safeParse(part);
+        if (!checked.success)
+          ctx.addIssue({ code: 'custom', message: `${part}: ${checked.error.issues[0]?.message ?? 'is not allowed'}` });
+      }
+    })
+    .transform((value) => splitList(value) as T[]);
+
+const splitList = (value: string) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 
 const booleanParam = z.enum(['true', 'false']).transform((value) => value === 'true');
 

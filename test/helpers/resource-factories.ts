@@ -57,6 +57,16 @@ export const resourceFactories: Record<
     const raw = `From: a@sender.test\r\nTo: in@${domain}\r\nSubject: victim\r\n\r\nhello\r\n`;
     return (await receiveMessage(app, { from: 'a@sender.test', to: [`in@${domain}`], raw })).received[0]!.id;
   },
+  inbox: async (app, team) => {
+    const domain = await receivingDomain(app, team.teamId);
+    return (
+      await request(app.url, '/inboxes', {
+        method: 'POST',
+        token: team.token,
+        body: { email_address: `victim@${domain}` },
+      })
+    ).body.id;
+  },
   log: async (app, team) => {
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;
