@@ -235,10 +235,16 @@ export class InboxThreadService {
     return publicMessage(message, await this.bodiesOf(message));
   }
 
-  bodiesOf(message: StoredMessage): Promise<MessageBodies> {
-    return message.direction === 'inbound'
-      ? this.deps.bodies.inbound(message.teamId, message.id)
-      : this.deps.bodies.outbound(message.teamId, message.id);
+  /** An email's bodies; none once the email itself is past its retention (the reference goes at the next purge). */
+  async bodiesOf(message: StoredMessage): Promise<MessageBodies> {
+    try {
+      return message.direction === 'inbound'
+        ? await this.deps.bodies.inbound(message.teamId, message.id)
+        : await this.deps.bodies.outbound(message.teamId, message.id);
+    } catch (err) {
+      if (err instanceof NotFoundError) return { html: null, text: null };
+      throw err;
+    }
   }
 
   labelsOf(threadId: string, db: Knex = this.deps.knex): Promise<InboxLabel[]> {
