@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { readBoolean, readJson, readTimestamp, whereContains, writeJson } from '../../db/dialect.js';
 import type { PageQuery } from '../shared/pagination/list-query.js';
+import { pageByTime } from '../shared/pagination/time-keyset.js';
 import type { InboxFolder, InboxMessage, InboxMessageAttachment, InboxThread, ThreadAction } from './inbox.types.js';
 
 type ThreadRow = {
@@ -194,29 +195,19 @@ export class InboxThreadRepository {
    * activity time and the id, read from the cursor's row).
    */
   async list(inboxId: string, filter: ThreadFilter, page: PageQuery) {
-    const limit = page.limit ?? 20;
     const query = this.liveThreads().where({ inbox_id: inboxId });
     this.applyFilter(query, filter);
     const cursorId = page.after ?? page.before;
-    if (cursorId) {
-      const cursor = (await this.knex('inbox_threads').where({ id: cursorId }).first('last_message_at', 'id')) as
-        { last_message_at: unknown; id: string } | undefined;
-      if (!cursor) return { threads: [] as InboxThread[], hasMore: false };
-      const at = readTimestamp(cursor.last_message_at);
-      const op = page.after ? '<' : '>';
-      query.where((q) =>
-        q
-          .where('last_message_at', op, at)
-          .orWhere((same) => same.where('last_message_at', at).where('id', op, cursorId)),
-      );
-    }
-    const direction = page.before ? 'asc' : 'desc';
-    const rows = (await query
-      .orderBy('last_message_at', direction)
-      .orderBy('id', direction)
-      .limit(limit + 1)) as ThreadRow[];
-    const threads = rows.slice(0, limit).map(toThread);
-    return { threads: page.before ? threads.reverse() : threads, hasMore: rows.length > limit };
+    const cursor = cursorId
+      ? ((await this.knex('inbox_threads').where({ inbox_id: inboxId, id: cursorId }).first('last_message_at')) as
+          { last_message_at: unknown } | undefined)
+      : undefined;
+    const { rows, hasMore } = await pageByTime<ThreadRow>(query, page, {
+      column: 'last_message_at',
+      cursorTime: cursor ? readTimestamp(cursor.last_message_at) : null,
+      newestFirst: true,
+    });
+    return { threads: rows.map(toThread), hasMore };
   }
 
   private applyFilter(query: Knex.QueryBuilder, filter: ThreadFilter): void {
@@ -283,27 +274,21 @@ export class InboxThreadRepository {
 
   /** A thread's emails, oldest first (a conversation reads top down); cursors are email ids. */
   async messages(threadId: string, page: PageQuery): Promise<{ messages: StoredMessage[]; hasMore: boolean }> {
-    const limit = page.limit ?? 20;
-    const query = this.knex('inbox_messages').where({ thread_id: threadId });
     const cursorId = page.after ?? page.before;
-    if (cursorId) {
-      const cursor = (await this.knex('inbox_messages')
-        .where({ thread_id: threadId, id: cursorId })
-        .first('received_at')) as { received_at: unknown } | undefined;
-      if (!cursor) return { messages: [], hasMore: false };
-      const at = readTimestamp(cursor.received_at);
-      const op = page.after ? '>' : '<';
-      query.where((q) =>
-        q.where('received_at', op, at).orWhere((same) => same.where('received_at', at).where('id', op, cursorId)),
-      );
-    }
-    const direction = page.before ? 'desc' : 'asc';
-    const rows = (await query
-      .orderBy('received_at', direction)
-      .orderBy('id', direction)
-      .limit(limit + 1)) as MessageRow[];
-    const messages = rows.slice(0, limit).map(toMessage);
-    return { messages: page.before ? messages.reverse() : messages, hasMore: rows.length > limit };
+    const cursor = cursorId
+      ? ((await this.knex('inbox_messages').where({ thread_id: threadId, id: cursorId }).first('received_at')) as
+          { received_at: unknown } | undefined)
+      : undefined;
+    const { rows, hasMore } = await pageByTime<MessageRow>(
+      this.knex('inbox_messages').where({ thread_id: threadId }),
+      page,
+      {
+        column: 'received_at',
+        cursorTime: cursor ? readTimestamp(cursor.received_at) : null,
+        newestFirst: false,
+      },
+    );
+    return { messages: rows.map(toMessage), hasMore };
   }
 
   async findMessage(threadId: string, id: string): Promise<StoredMessage | undefined> {

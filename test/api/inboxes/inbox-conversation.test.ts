@@ -119,3 +119,27 @@ t.test('a message that refers to nothing known starts its own thread', async (t)
   t.equal(threads.data!.data.length, 2);
   t.equal(threads.data!.data[0]!.subject, 'Another question', 'newest activity first');
 });
+
+t.test('a thread’s emails page oldest first, forwards and back', async (t) => {
+  const threadId = (await resend.inboxes.threads.list({ inboxId })).data!.data.find(
+    (thread) => thread.email_count === 4,
+  )!.id;
+  const all = (await resend.inboxes.threads.emails.list({ inboxId, threadId })).data!.data.map((email) => email.id);
+  const first = await resend.inboxes.threads.emails.list({ inboxId, threadId, limit: 2 });
+  t.same(
+    first.data!.data.map((email) => email.id),
+    all.slice(0, 2),
+  );
+  t.equal(first.data!.has_more, true);
+  const second = await resend.inboxes.threads.emails.list({ inboxId, threadId, limit: 2, after: all[1]! });
+  t.same(
+    second.data!.data.map((email) => email.id),
+    all.slice(2),
+  );
+  t.equal(second.data!.has_more, false);
+  const back = await resend.inboxes.threads.emails.list({ inboxId, threadId, limit: 2, before: all[3]! });
+  t.same(
+    back.data!.data.map((email) => email.id),
+    all.slice(1, 3),
+  );
+});
