@@ -25,6 +25,7 @@ import { createPlatformServices } from '../core/platform/platform.services.js';
 import { createDomainHealth } from '../core/platform/doctor/domain-health.js';
 import { recordTargets } from '../core/sending/domains/record-targets.js';
 import { createInboxServices } from '../core/inboxes/inboxes.services.js';
+import { teamSystemCaller, type TeamSystemCaller } from '../core/inboxes/agent/system-caller.js';
 import type { Caller } from '../core/platform/auth/caller.js';
 import { createReceivingServices } from '../core/receiving/receiving.services.js';
 import { createSendingServices, type SendingServices } from '../core/sending/sending.services.js';
@@ -107,7 +108,7 @@ export function createServices(infra: Infrastructure) {
   });
   // Shared inboxes: conversations over received and sent mail; received mail is filed in the
   // intake's transaction, and mail from an inbox goes through the ordinary acceptance step.
-  const inboxGroup = createInboxServices<Caller>({
+  const inboxGroup = createInboxServices<Caller | TeamSystemCaller>({
     ...infra,
     events: events.eventLog,
     domains: {
@@ -151,7 +152,11 @@ export function createServices(infra: Infrastructure) {
       },
     },
     send: {
-      accept: (caller, input, unit) => sending!.emailAcceptance.accept(caller, input, unit),
+      // The agent's forwards come from the team itself, with no API key, as an automation's mail does.
+      accept: (caller, input, unit) =>
+        caller.apiKey === null
+          ? sending!.emailAcceptance.acceptForAutomation(caller.team, input, unit)
+          : sending!.emailAcceptance.accept(caller, input, unit),
       originalAttachments: async (message) => {
         const files =
           message.direction === 'inbound'
@@ -165,6 +170,14 @@ export function createServices(infra: Infrastructure) {
       },
     },
     fetchAttachment: sending.fetchAttachment,
+    // The inbox agent reads new threads with the AI group's model (built below, so asked for per run).
+    agent: {
+      provider: () => ai.aiProvider,
+      usage: platform.usage,
+      team: (teamId) => platform.teams.get(teamId),
+      units,
+      systemCaller: teamSystemCaller,
+    },
   });
   receiving.inboundIntake.onReceivedMail(inboxGroup.inboxConversations.receive);
   const audience = createAudienceServices({ ...infra, events: events.eventLog });

@@ -1,12 +1,21 @@
 import type { Knex } from 'knex';
+import type { UnitsOfWork } from '../../db/unit-of-work.js';
 import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
+import type { KeyValueStore } from '../../lib/kv/kv.js';
+import type { Logger } from '../../lib/logger.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
+import { AiAccess, type AiUsage } from '../ai/ai-access.js';
+import type { AiProvider } from '../ai/ai.types.js';
 import type { EventLog } from '../events/log/event-log.js';
+import type { Team } from '../platform/teams/team.types.js';
+import { AgentSteps } from './agent/agent-steps.js';
+import { InboxAgent } from './agent/inbox-agent.js';
 import { InboxConversations } from './inbox-conversations.js';
 import { InboxDraftRepository } from './inbox-draft.repository.js';
 import { InboxDraftService } from './inbox-draft.service.js';
 import { InboxLabelRepository } from './inbox-label.repository.js';
+import { InboxRetention } from './inbox-retention.js';
 import { InboxLabelService } from './inbox-label.service.js';
 import { InboxSending, type InboxSendPort } from './inbox-sending.js';
 import { InboxThreadRepository } from './inbox-thread.repository.js';
@@ -27,6 +36,19 @@ export type InboxesInfrastructure<C> = {
   };
   send: InboxSendPort<C>;
   fetchAttachment: (url: string) => Promise<SafeFetchResult>;
+  kv: KeyValueStore;
+  logger: Logger;
+  /** What the inbox agent needs beyond this group: the AI group's model and credits, the team, a sender. */
+  agent: {
+    /** The configured model; asked for per run, so the AI group may be built after this one. */
+    provider: () => AiProvider;
+    /** The usage ledger the AI credits are counted in. */
+    usage: AiUsage;
+    team: (teamId: string) => Promise<Team>;
+    units: UnitsOfWork;
+    /** The team as a sender with no API key (what a forward by the agent is accepted as). */
+    systemCaller: (team: Team) => C;
+  };
 };
 
 /**
@@ -71,5 +93,56 @@ export function createInboxServices<C>(infra: InboxesInfrastructure<C>) {
     sending: inboxSending,
     fetchAttachment: infra.fetchAttachment,
   });
-  return { inboxes, inboxLabels, inboxThreads, inboxConversations, inboxSending, inboxDrafts };
+  const inboxAgent = createInboxAgent(infra, { inboxThreads, inboxLabels, inboxDrafts, inboxSending });
+  inboxConversations.onNewThread(inboxAgent.read);
+  const inboxRetention = new InboxRetention({ knex, clock, blobs: infra.blobs });
+  return {
+    inboxes,
+    inboxLabels,
+    inboxThreads,
+    inboxConversations,
+    inboxSending,
+    inboxDrafts,
+    inboxAgent,
+    inboxRetention,
+  };
+}
+
+/** The agent, on the AI group's checks and credits (the same rules as the AI helpers: ai-access.ts). */
+function createInboxAgent<C>(
+  infra: InboxesInfrastructure<C>,
+  group: {
+    inboxThreads: InboxThreadService;
+    inboxLabels: InboxLabelService;
+    inboxDrafts: InboxDraftService<C>;
+    inboxSending: InboxSending<C>;
+  },
+): InboxAgent<C> {
+  const { agent } = infra;
+  let access: AiAccess | undefined;
+  return new InboxAgent<C>({
+    knex: infra.knex,
+    units: agent.units,
+    ai: () => {
+      const provider = agent.provider();
+      access ??= new AiAccess({
+        configured: provider.configured,
+        clock: infra.clock,
+        kv: infra.kv,
+        usage: agent.usage,
+      });
+      return { provider, access };
+    },
+    team: agent.team,
+    threads: group.inboxThreads,
+    labels: group.inboxLabels,
+    steps: new AgentSteps<C>({
+      threads: group.inboxThreads,
+      drafts: group.inboxDrafts,
+      sending: group.inboxSending,
+      units: agent.units,
+      systemCaller: agent.systemCaller,
+    }),
+    warn: (details, message) => infra.logger.warn(details, message),
+  });
 }

@@ -6,6 +6,7 @@ import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
 import { foldPropertyValuesJob } from './fold-property-values.job.js';
 import { purgeAccountSessionsJob } from './purge-account-sessions.job.js';
 import { purgeEmailShareLinksJob } from './purge-email-share-links.job.js';
+import { purgeInboxesJob } from './purge-inboxes.job.js';
 import { purgeBillingRecordsJob } from './purge-billing-records.job.js';
 import { purgeUsageRecordsJob } from './purge-usage-records.job.js';
 import { purgeTlsReportsJob } from './purge-tls-reports.job.js';
@@ -45,6 +46,7 @@ export const jobs: Job[] = [
   verifyDomainsJob,
   checkDomainClaimsJob,
   purgeEmailShareLinksJob,
+  purgeInboxesJob,
   purgeAiDiagnosesJob,
   purgeDmarcReportsJob,
   rollupMetricsJob,
