@@ -59,6 +59,8 @@ export function publicThreadSummary(thread: InboxThread, labels: InboxLabel[]) {
     folder: thread.folder,
     labels: labels.map(threadLabel),
     read: thread.read,
+    // Beyond the SDK's type: who the thread is assigned to (the dashboard's thread view).
+    assignee_email: thread.assigneeEmail,
   };
 }
 

@@ -24,6 +24,13 @@ export const ROUTES: RouteEntry[] = [
   { path: '/emails/:id', page: page(() => import('./pages/emails/email-detail.page')), nav: 'emails' },
   { path: '/received', page: page(() => import('./pages/received/received-list.page')), nav: 'received' },
   { path: '/received/:id', page: page(() => import('./pages/received/received-detail.page')), nav: 'received' },
+  { path: '/inboxes', page: page(() => import('./pages/inboxes/inboxes-list.page')), nav: 'inboxes' },
+  { path: '/inboxes/:id', page: page(() => import('./pages/inboxes/inbox.page')), nav: 'inboxes' },
+  {
+    path: '/inboxes/:id/threads/:threadId',
+    page: page(() => import('./pages/inboxes/thread.page')),
+    nav: 'inboxes',
+  },
   { path: '/domains', page: page(() => import('./pages/domains/domains-list.page')), nav: 'domains' },
   { path: '/domains/:id', page: page(() => import('./pages/domains/domain-detail.page')), nav: 'domains' },
   { path: '/templates', page: page(() => import('./pages/templates/templates-list.page')), nav: 'templates' },
@@ -73,6 +80,7 @@ export const ROUTES: RouteEntry[] = [
 export const NAV: { id: string; label: string; to: string; group: string }[] = [
   { id: 'emails', label: 'Emails', to: '/emails', group: 'Sending' },
   { id: 'received', label: 'Received', to: '/received', group: 'Sending' },
+  { id: 'inboxes', label: 'Inboxes', to: '/inboxes', group: 'Sending' },
   { id: 'metrics', label: 'Metrics', to: '/metrics', group: 'Sending' },
   { id: 'templates', label: 'Templates', to: '/templates', group: 'Sending' },
   { id: 'suppressions', label: 'Suppressions', to: '/suppressions', group: 'Sending' },

@@ -59,6 +59,7 @@ export const threadSummary = z.object({
   folder: z.enum(INBOX_FOLDERS),
   labels: z.array(threadLabel),
   read: z.boolean(),
+  assignee_email: z.string().nullable(),
 });
 
 export const threadItem = z.object({

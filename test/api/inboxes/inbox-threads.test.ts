@@ -187,6 +187,8 @@ t.test('assignment to a team member (the dashboard’s), with its events', async
       .assignee_email,
     'agent.smith@example.com',
   );
+  const summary = await request(app.url, `/inboxes/${inboxId}/threads/${invoiceThread.id}`, { token: team.token });
+  t.equal(summary.body.assignee_email, 'agent.smith@example.com', 'the thread itself says who has it');
   t.match(await eventsOf('inbox.thread.assigned'), [
     {
       source: 'dashboard',

@@ -65,6 +65,25 @@ export const EVENT_GROUPS: { label: string; types: string[] }[] = [
     label: 'Automations',
     types: ['automation.run.started', 'automation.run.completed', 'automation.run.failed'],
   },
+  {
+    label: 'Inboxes',
+    types: [
+      'inbox.created',
+      'inbox.updated',
+      'inbox.deleted',
+      'inbox.thread.created',
+      'inbox.thread.folder.updated',
+      'inbox.thread.assigned',
+      'inbox.thread.unassigned',
+      'inbox.thread.labels.updated',
+      'inbox.email.received',
+      'inbox.email.sent',
+      'inbox.draft.created',
+      'inbox.draft.updated',
+      'inbox.draft.sent',
+      'inbox.draft.deleted',
+    ],
+  },
 ];
 
 /** Deliveries still waiting for an attempt or a retry: the list is refetched while any is. */
