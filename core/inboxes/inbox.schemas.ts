@@ -210,13 +210,19 @@ const draftAttachment = z
   });
 
 const nullableMailboxes = z.union([mailboxes, z.null()]);
+/**
+ * A draft's bodies are rows (a sent email's are spool records): each at most a million
+ * characters, so both together stay inside a MEDIUMTEXT column and MariaDB's default packet.
+ */
+export const MAX_DRAFT_BODY_CHARS = 1_000_000;
+const draftBody = z.string().max(MAX_DRAFT_BODY_CHARS, `must be at most ${MAX_DRAFT_BODY_CHARS} characters`);
 const draftFields = {
   to: nullableMailboxes.optional(),
   cc: nullableMailboxes.optional(),
   bcc: nullableMailboxes.optional(),
   subject: oneLine(998).nullable().optional(),
-  text: z.string().nullable().optional(),
-  html: z.string().nullable().optional(),
+  text: draftBody.nullable().optional(),
+  html: draftBody.nullable().optional(),
 };
 
 export const createDraftSchema = z

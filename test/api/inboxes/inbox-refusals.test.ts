@@ -159,6 +159,12 @@ t.test('drafts: files (empty, blocked types, unreachable paths, 25 MB in all) an
     attachments: [bodyFile(file('a.bin', 13 * 1024 * 1024)), bodyFile(file('b.bin', 13 * 1024 * 1024))],
   });
   t.match(errorShape(t, tooLarge, 422, 'invalid_attachment').message, /25 MB/);
+  const huge = await call('/drafts', 'POST', { html: 'x'.repeat(1_000_001) });
+  t.match(
+    errorShape(t, huge, 400, 'validation_error').errors,
+    [{ path: 'html' }],
+    'a body of more than a million characters',
+  );
   const noContent = await call('/drafts', 'POST', {});
   errorShape(t, noContent, 422, 'missing_required_field');
   const halfReply = await call('/drafts', 'POST', { text: 'x', thread_id: threadId });
