@@ -172,8 +172,7 @@ export function createServices(infra: Infrastructure) {
     fetchAttachment: sending.fetchAttachment,
     // The inbox agent reads new threads with the AI group's model (built below, so asked for per run).
     agent: {
-      provider: () => ai.aiProvider,
-      usage: platform.usage,
+      ai: () => ({ provider: ai.aiProvider, access: ai.aiAccess }),
       team: (teamId) => platform.teams.get(teamId),
       units,
       systemCaller: teamSystemCaller,

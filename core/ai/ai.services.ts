@@ -34,6 +34,8 @@ export function createAiServices(infra: AiInfrastructure) {
   const access = new AiAccess({ configured: provider.configured, clock, kv, usage: infra.usage });
   return {
     aiProvider: provider,
+    /** The spec's four checks and the credits, shared by every feature that asks the model (the inbox agent too). */
+    aiAccess: access,
     aiAssist: new AiAssistService({ provider, access, template: infra.template }),
     aiDiagnosis: new DiagnosisService({
       clock,

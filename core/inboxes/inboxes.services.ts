@@ -2,10 +2,9 @@ import type { Knex } from 'knex';
 import type { UnitsOfWork } from '../../db/unit-of-work.js';
 import type { FileBlobStore } from '../../lib/blob-store.js';
 import type { Clock } from '../../lib/clock.js';
-import type { KeyValueStore } from '../../lib/kv/kv.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
-import { AiAccess, type AiUsage } from '../ai/ai-access.js';
+import type { AiAccess } from '../ai/ai-access.js';
 import type { AiProvider } from '../ai/ai.types.js';
 import type { EventLog } from '../events/log/event-log.js';
 import type { Team } from '../platform/teams/team.types.js';
@@ -36,14 +35,11 @@ export type InboxesInfrastructure<C> = {
   };
   send: InboxSendPort<C>;
   fetchAttachment: (url: string) => Promise<SafeFetchResult>;
-  kv: KeyValueStore;
   logger: Logger;
   /** What the inbox agent needs beyond this group: the AI group's model and credits, the team, a sender. */
   agent: {
-    /** The configured model; asked for per run, so the AI group may be built after this one. */
-    provider: () => AiProvider;
-    /** The usage ledger the AI credits are counted in. */
-    usage: AiUsage;
+    /** The AI group's model and its checks and credits; asked for per run, so the AI group may be built after this one. */
+    ai: () => { provider: AiProvider; access: AiAccess };
     team: (teamId: string) => Promise<Team>;
     units: UnitsOfWork;
     /** The team as a sender with no API key (what a forward by the agent is accepted as). */
@@ -119,20 +115,10 @@ function createInboxAgent<C>(
   },
 ): InboxAgent<C> {
   const { agent } = infra;
-  let access: AiAccess | undefined;
   return new InboxAgent<C>({
     knex: infra.knex,
     units: agent.units,
-    ai: () => {
-      const provider = agent.provider();
-      access ??= new AiAccess({
-        configured: provider.configured,
-        clock: infra.clock,
-        kv: infra.kv,
-        usage: agent.usage,
-      });
-      return { provider, access };
-    },
+    ai: agent.ai,
     team: agent.team,
     threads: group.inboxThreads,
     labels: group.inboxLabels,
