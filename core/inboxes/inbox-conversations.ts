@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { newId } from '../../lib/ids.js';
 import type { EventLog } from '../events/log/event-log.js';
-import { parseMailbox } from '../shared/addresses/mailbox.js';
+import { mailboxAddress } from '../shared/addresses/mailbox.js';
 import { normalizeMessageId } from '../shared/addresses/message-references.js';
 import type { ReceivedEmail } from '../receiving/received-email.types.js';
 import type { InboxLabelRepository } from './inbox-label.repository.js';
@@ -28,8 +28,6 @@ export type SentFromInbox = {
 /** A thread a new received email wakes from these folders goes back to the inbox (a reply to an archived conversation is news). */
 const REOPENED_FROM: ReadonlySet<InboxFolder> = new Set(['archive', 'sent']);
 
-const addressOf = (value: string) => (parseMailbox(value)?.address ?? value).toLowerCase();
-
 /**
  * Files mail into conversations: a received email for an inbox's address joins the thread that
  * holds a message it refers to (In-Reply-To, References), or starts one; an email sent from an
@@ -55,13 +53,13 @@ export class InboxConversations {
 
   /** Received emails of one group commit: each one joins every inbox its envelope recipients name. */
   readonly receive = async (trx: Knex.Transaction, received: ReceivedEmail[]): Promise<void> => {
-    const addresses = [...new Set(received.flatMap((email) => email.receivedFor.map(addressOf)))];
+    const addresses = [...new Set(received.flatMap((email) => email.receivedFor.map(mailboxAddress)))];
     const inboxes = await this.deps.inboxes.atAddresses(trx, addresses);
     if (inboxes.length === 0) return;
     const started: Array<{ inbox: Inbox; threadId: string }> = [];
     for (const email of received)
       for (const inbox of inboxes) {
-        if (inbox.teamId !== email.teamId || !email.receivedFor.some((to) => addressOf(to) === inbox.emailAddress))
+        if (inbox.teamId !== email.teamId || !email.receivedFor.some((to) => mailboxAddress(to) === inbox.emailAddress))
           continue;
         const threadId = await this.receiveOne(trx, inbox, email);
         if (threadId) started.push({ inbox, threadId });

@@ -13,7 +13,7 @@ import type { SafeFetchResult } from '../../lib/net/safe-fetch.js';
 import type { EventLog } from '../events/log/event-log.js';
 import { prefixedSubject } from '../shared/addresses/message-references.js';
 import type { PageQuery } from '../shared/pagination/list-query.js';
-import { contentTypeFromServer } from '../sending/emails/attachment-rules.js';
+import { loadAttachments } from '../sending/emails/attachment-loader.js';
 import { assertSendableFile, DRAFT_MAX_BYTES } from './inbox-attachment-rules.js';
 import type { DraftFile, InboxDraft, InboxDraftRepository } from './inbox-draft.repository.js';
 import { inboxFrom, replyRecipients, threadingHeaders, type InboxSending } from './inbox-sending.js';
@@ -248,30 +248,15 @@ export class InboxDraftService<C> {
 
   /** Reads, checks and stores a draft's files (every given file replaces the ones before). */
   private async storeFiles(draftId: string, files: DraftAttachmentInput[]): Promise<DraftFile[]> {
-    const loaded: Array<{ filename: string; contentType: string; bytes: Buffer }> = [];
-    for (const [i, file] of files.entries()) {
-      const path = `attachments.${i}`;
-      let bytes: Buffer;
-      let contentType = file.content_type;
-      if (file.path !== undefined) {
-        const fetched = await this.deps.fetchAttachment(file.path);
-        if (!fetched.ok)
-          throw new InvalidAttachmentError(`Attachment ${i} could not be downloaded: ${fetched.reason}`, {
-            errors: [{ path: `${path}.path`, message: fetched.reason }],
-          });
-        bytes = fetched.bytes;
-        contentType ??= contentTypeFromServer(fetched.contentType) ?? 'application/octet-stream';
-      } else {
-        const compact = file.content!.replace(/\s+/g, '');
-        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1)
-          throw new InvalidAttachmentError('Attachment content must be base64', {
-            errors: [{ path: `${path}.content`, message: 'is not base64' }],
-          });
-        bytes = Buffer.from(compact, 'base64');
-      }
-      assertSendableFile({ filename: file.filename, size: bytes.length }, path);
-      loaded.push({ filename: file.filename, contentType: contentType ?? 'application/octet-stream', bytes });
-    }
+    // Read (base64) or fetched exactly as a send's attachments are; then the draft's own rules.
+    const loaded = (await loadAttachments(files, this.deps.fetchAttachment)).map((file, i) => {
+      assertSendableFile({ filename: files[i]!.filename, size: file.content.length }, `attachments.${i}`);
+      return {
+        filename: files[i]!.filename,
+        contentType: file.contentType ?? 'application/octet-stream',
+        bytes: file.content,
+      };
+    });
     const total = loaded.reduce((sum, file) => sum + file.bytes.length, 0);
     if (total > DRAFT_MAX_BYTES)
       throw new InvalidAttachmentError('The files on a draft may total at most 25 MB', {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { newId } from '../../lib/ids.js';
 import { InvalidAttachmentError, MissingRequiredFieldError } from '../../lib/errors.js';
-import { parseMailbox } from '../shared/addresses/mailbox.js';
+import { mailboxAddress } from '../shared/addresses/mailbox.js';
 import { prefixedSubject, replyReferences } from '../shared/addresses/message-references.js';
 import { assertSendableFile } from './inbox-attachment-rules.js';
 import type { SendEmailInput } from '../sending/emails/email.schemas.js';
@@ -32,7 +32,6 @@ export type InboxSendPort<C> = {
 export const FORWARD_MAX_FILES = 10;
 export const FORWARD_MAX_BYTES = 25 * 1024 * 1024;
 
-const addressOf = (value: string) => (parseMailbox(value)?.address ?? value).toLowerCase();
 const bracketed = (id: string) => `<${id}>`;
 
 /** The From of mail sent from an inbox: its sender name, if set, and its address. */
@@ -131,7 +130,8 @@ export class InboxSending<C> {
     const to = replyRecipients(parent);
     const others = input.reply_all
       ? [...parent.to, ...parent.cc].filter(
-          (one) => addressOf(one) !== inbox.emailAddress && !to.some((t) => addressOf(t) === addressOf(one)),
+          (one) =>
+            mailboxAddress(one) !== inbox.emailAddress && !to.some((t) => mailboxAddress(t) === mailboxAddress(one)),
         )
       : [];
     const cc = dedupe([...others, ...(input.cc ?? [])]);
@@ -241,7 +241,7 @@ export function replyRecipients(parent: StoredMessage): string[] {
 function dedupe(list: string[]): string[] {
   const seen = new Set<string>();
   return list.filter((one) => {
-    const key = addressOf(one);
+    const key = mailboxAddress(one);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

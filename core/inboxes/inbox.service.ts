@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { receivingName } from '../sending/domains/receiving-name.js';
 import type { Clock } from '../../lib/clock.js';
 import { MissingRequiredFieldError, NotFoundError, UnprocessableValidationError } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
@@ -18,10 +19,6 @@ export type InboxDomains = {
   ofTeamNamed: (teamId: string, names: string[]) => Promise<Domain[]>;
   byId: (id: string) => Promise<Domain | undefined>;
 };
-
-/** The receiving name of a domain: the domain itself (`@`) or `<label>.<domain>`. */
-const receivingName = (domain: Domain) =>
-  domain.receivingHost === '@' ? domain.name : `${domain.receivingHost}.${domain.name}`;
 
 /** Inboxes: an address on one of the team's receiving domains, its name, sender name and agent settings. */
 export class InboxService {

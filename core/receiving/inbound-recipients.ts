@@ -1,4 +1,5 @@
 import type { Domain } from '../sending/domains/domain.types.js';
+import { receivingName } from '../sending/domains/receiving-name.js';
 import { domainIdOfReportAddress, type DmarcAddressing } from './dmarc-reports/dmarc-address.js';
 
 /** Where one envelope recipient goes, decided at RCPT and again when the message is stored. */
@@ -22,10 +23,6 @@ export type RecipientLookups = {
 
 const VERP_LOCAL_PART = /^bounces\+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const UNSUBSCRIBE_LOCAL_PART = /^u\+[a-z2-7]{60}$/i;
-
-/** The receiving name of a domain: the domain itself (`@`) or `<label>.<domain>`. */
-const receivingName = (domain: Domain) =>
-  domain.receivingHost === '@' ? domain.name : `${domain.receivingHost}.${domain.name}`;
 
 /** Receiving is on and its MX record was found pointing at us. */
 const receives = (domain: Domain) => domain.receivingEnabled && domain.recordStatuses.receiving_mx === 'verified';

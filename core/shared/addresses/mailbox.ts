@@ -22,3 +22,8 @@ export function parseMailbox(input: string): Mailbox | undefined {
   if (name.length > 256) return undefined;
   return { name: name || null, address };
 }
+
+/** The address of `Name <address>` (or of a bare address), lower-cased: how recipients are compared. */
+export function mailboxAddress(value: string): string {
+  return (parseMailbox(value)?.address ?? value).toLowerCase();
+}
