@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import type { Runtime } from '../app/runtime.js';
 import { ConfigError } from '../lib/errors.js';
+import { hasSharedRedis } from '../lib/kv/create-kv.js';
 import type { ApiServer } from './api-server.types.js';
 
 /** Messages between the primary and its API workers (over the cluster IPC channel). */
@@ -91,9 +92,9 @@ export async function startApiCluster(runtime: Runtime): Promise<ApiServer> {
 /** Several workers share rate limits and data: the in-process store and SQLite cannot be shared. */
 function assertClusterable(runtime: Runtime): void {
   const { config } = runtime;
-  if (!config.redis.url)
+  if (!hasSharedRedis(config.redis))
     throw new ConfigError(
-      'Invalid configuration:\n  api.workers: more than 1 worker needs redis.url (rate limits are shared through Redis)',
+      'Invalid configuration:\n  api.workers: more than 1 worker needs redis.url or redis.sentinels (rate limits are shared through Redis)',
     );
   if (runtime.db.dialect !== 'mysql')
     throw new ConfigError('Invalid configuration:\n  api.workers: more than 1 worker needs a MySQL database.url');

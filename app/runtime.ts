@@ -86,7 +86,7 @@ export async function createRuntime(
   const clock = options.clock ?? systemClock;
   if (config.database.url.startsWith('mysql://') || config.database.url.startsWith('mariadb://'))
     await ensureMysqlDatabase(config.database.url);
-  const db = connect(config.database.url, config.database.poolMax);
+  const db = connect(config.database.url, config.database.poolMax, { wsrepSyncWait: config.database.wsrepSyncWait });
   try {
     if (options.migrate !== false) {
       const applied = await migrateLatest(db.knex);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { dialectOfKnex } from './dialect.js';
+import { retryConflicts } from './retry.js';
 
 export type ClaimSpec = {
   table: string;
@@ -24,22 +25,27 @@ export type ClaimSpec = {
 export async function claimRows(knex: Knex, spec: ClaimSpec): Promise<string[]> {
   const changes = { ...spec.set, [spec.tokenColumn]: spec.token };
   if (dialectOfKnex(knex) === 'mysql') {
-    return knex.transaction(
-      async (trx) => {
-        const rows = (await spec
-          .where(trx(spec.table).select('id'))
-          .orderBy(spec.orderBy)
-          .limit(spec.limit)
-          .forUpdate()
-          .skipLocked()) as Array<{ id: string }>;
-        const ids = rows.map((row) => row.id);
-        if (ids.length > 0) await trx(spec.table).whereIn('id', ids).update(changes);
-        return ids;
-      },
-      // READ COMMITTED: the range scan takes no gap locks. Every queue here is inserted into
-      // while workers claim (the outbox by API requests, deliveries by hand-overs), and
-      // REPEATABLE READ's next-key locks can deadlock those inserts.
-      { isolationLevel: 'read committed' },
+    // Row locks are one server's: on a Galera cluster two nodes writing through two members can
+    // both lock and claim the same row, and the second to commit is refused at certification
+    // with a deadlock error. Claiming again then skips the rows the first one took.
+    return retryConflicts(() =>
+      knex.transaction(
+        async (trx) => {
+          const rows = (await spec
+            .where(trx(spec.table).select('id'))
+            .orderBy(spec.orderBy)
+            .limit(spec.limit)
+            .forUpdate()
+            .skipLocked()) as Array<{ id: string }>;
+          const ids = rows.map((row) => row.id);
+          if (ids.length > 0) await trx(spec.table).whereIn('id', ids).update(changes);
+          return ids;
+        },
+        // READ COMMITTED: the range scan takes no gap locks. Every queue here is inserted into
+        // while workers claim (the outbox by API requests, deliveries by hand-overs), and
+        // REPEATABLE READ's next-key locks can deadlock those inserts.
+        { isolationLevel: 'read committed' },
+      ),
     );
   }
   const candidates = spec.where(knex(spec.table).select('id')).orderBy(spec.orderBy).limit(spec.limit);

@@ -22,9 +22,15 @@ export function dialectOf(url: string): Dialect {
   );
 }
 
-export function connect(url: string, poolMax = 10): Database {
+/** Per-connection settings beyond the URL (MySQL only). */
+export type ConnectOptions = {
+  /** MariaDB Galera: SET SESSION wsrep_sync_wait on every new connection (see database.wsrepSyncWait). */
+  wsrepSyncWait?: number | undefined;
+};
+
+export function connect(url: string, poolMax = 10, options: ConnectOptions = {}): Database {
   const dialect = dialectOf(url);
-  return { knex: dialect === 'sqlite' ? connectSqlite(url) : connectMysql(url, poolMax), dialect, url };
+  return { knex: dialect === 'sqlite' ? connectSqlite(url) : connectMysql(url, poolMax, options), dialect, url };
 }
 
 function connectSqlite(url: string): Knex {
@@ -73,8 +79,26 @@ function mysqlDatabaseName(url: string): string {
   return decodeURIComponent(new URL(url.replace(/^mariadb:/, 'mysql:')).pathname.replace(/^\//, '')) || 'mailroom';
 }
 
-function connectMysql(url: string, poolMax: number): Knex {
-  return knexFactory({ client: 'mysql2', connection: mysqlConnection(url), pool: { min: 0, max: poolMax } });
+type MysqlConnection = { query: (sql: string, callback: (err: Error | null) => void) => void };
+
+function connectMysql(url: string, poolMax: number, options: ConnectOptions): Knex {
+  const { wsrepSyncWait } = options;
+  return knexFactory({
+    client: 'mysql2',
+    connection: mysqlConnection(url),
+    pool: {
+      min: 0,
+      max: poolMax,
+      ...(wsrepSyncWait === undefined
+        ? {}
+        : {
+            // Every statement of the session, not only those that ask: a read through this
+            // member then sees what another node committed through another member just before.
+            afterCreate: (conn: MysqlConnection, done: (err: Error | null, conn: unknown) => void) =>
+              conn.query(`SET SESSION wsrep_sync_wait = ${Math.trunc(wsrepSyncWait)}`, (err) => done(err, conn)),
+          }),
+    },
+  });
 }
 
 /** Creates the MySQL database named in the URL if it does not exist (first start, tests). */

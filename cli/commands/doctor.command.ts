@@ -30,7 +30,7 @@ async function openDatabase(config: Config): Promise<{ db?: Database; problem?: 
     if (path !== ':memory:' && !existsSync(resolve(path)))
       return { problem: `no SQLite database at ${resolve(path)}: run mailroom migrate` };
   }
-  return { db: connect(url, 1) };
+  return { db: connect(url, 1, { wsrepSyncWait: config.database.wsrepSyncWait }) };
 }
 
 /** Where this node's submission server listens (the implicit-TLS port opens only with a certificate). */

@@ -93,6 +93,13 @@ export const configSchema = z
         url: z.string().min(1).default('sqlite://./data/mailroom.sqlite'),
         /** Connection pool size per process (MySQL only; SQLite uses one writer). */
         poolMax: z.number().int().min(1).max(200).default(10),
+        /**
+         * MariaDB Galera: the session's wsrep_sync_wait on every connection (1 = reads wait until
+         * this member has applied every write the cluster committed before them). Nodes behind one
+         * load balancer need 1, so that a resource created through one node is found through the
+         * next (docs/operating/cluster.md). Unset: the server's setting.
+         */
+        wsrepSyncWait: z.number().int().min(0).max(15).optional(),
       })
       .strict()
       .prefault({}),
@@ -102,6 +109,22 @@ export const configSchema = z
         url: z.string().min(1).optional(),
         /** Prefix for every key, so several appliances can share one Redis. */
         keyPrefix: z.string().default('mailroom:'),
+        /**
+         * Redis Sentinel: the sentinels as host:port. Set: the node asks them which Redis is the
+         * primary of the group `name` and follows a failover (redis.url is then not used).
+         */
+        sentinels: z
+          .array(z.string().regex(/^[^\s:]+:\d{1,5}$/, 'host:port'))
+          .min(1)
+          .optional(),
+        /** The Sentinel group (the name in `sentinel monitor <name> ...`). */
+        name: z.string().min(1).default('mailroom'),
+        /** The primary's and replicas' password when sentinels are set (with redis.url, the URL carries it). */
+        password: z.string().min(1).optional(),
+        /** The sentinels' own password (requirepass in sentinel.conf), when they have one. */
+        sentinelPassword: z.string().min(1).optional(),
+        /** The database number when sentinels are set. */
+        db: z.number().int().min(0).max(15).default(0),
       })
       .strict()
       .prefault({}),
@@ -779,6 +802,11 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_DATABASE_POOL_MAX: { key: 'database.poolMax', type: 'number' },
   MAILROOM_REDIS_URL: { key: 'redis.url', type: 'string' },
   MAILROOM_REDIS_KEY_PREFIX: { key: 'redis.keyPrefix', type: 'string' },
+  MAILROOM_REDIS_SENTINELS: { key: 'redis.sentinels', type: 'list' },
+  MAILROOM_REDIS_NAME: { key: 'redis.name', type: 'string' },
+  MAILROOM_REDIS_PASSWORD: { key: 'redis.password', type: 'string' },
+  MAILROOM_REDIS_SENTINEL_PASSWORD: { key: 'redis.sentinelPassword', type: 'string' },
+  MAILROOM_DATABASE_WSREP_SYNC_WAIT: { key: 'database.wsrepSyncWait', type: 'number' },
   MAILROOM_API_HOST: { key: 'api.host', type: 'string' },
   MAILROOM_API_PORT: { key: 'api.port', type: 'number' },
   MAILROOM_PUBLIC_URL: { key: 'api.publicUrl', type: 'string' },
@@ -836,7 +864,7 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
 };
 
 /** Keys whose values `config print` masks. */
-export const SECRET_KEYS = ['masterKey', 'billing.stripe.secretKey', 'billing.stripe.webhookSecret', 'ai.apiKey'];
+export const SECRET_KEYS = ['masterKey', 'redis.password', 'redis.sentinelPassword', 'billing.stripe.secretKey', 'billing.stripe.webhookSecret', 'ai.apiKey'];
 /** Secrets accepted from the environment only: start-up refuses them in the config file. */
 export const ENV_ONLY_KEYS = ['billing.stripe.secretKey', 'billing.stripe.webhookSecret', 'ai.apiKey'];
 /** Keys holding URLs whose password part is masked. */

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { KeyValueStore, TokenBucketResult } from './kv.js';
 
 /**
@@ -71,20 +71,52 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
 return 1
 `;
 
+/** A redis:// URL, or Redis Sentinel: the sentinels to ask and the group whose primary to use. */
+export type RedisTarget =
+  | string
+  | {
+      sentinels: Array<{ host: string; port: number }>;
+      name: string;
+      password?: string;
+      sentinelPassword?: string;
+      db: number;
+    };
+
+const CONNECTION: RedisOptions = {
+  maxRetriesPerRequest: 1,
+  connectTimeout: 2000,
+  // Keep reconnecting in the background, at most every 2 s.
+  retryStrategy: (times) => Math.min(times * 200, 2000),
+  // A primary demoted by a failover answers writes with READONLY until the client has moved:
+  // reconnect (through the sentinels, to the new primary) and send the command again.
+  reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
+};
+
+function connectRedis(target: RedisTarget): Redis {
+  if (typeof target === 'string') return new Redis(target, CONNECTION);
+  return new Redis({
+    ...CONNECTION,
+    sentinels: target.sentinels,
+    name: target.name,
+    db: target.db,
+    ...(target.password ? { password: target.password } : {}),
+    ...(target.sentinelPassword ? { sentinelPassword: target.sentinelPassword } : {}),
+    // Ask the sentinels again at once after a failover instead of after the back-off.
+    sentinelRetryStrategy: (times) => Math.min(times * 100, 1000),
+    // The sentinels have a quorum on who the primary is; a node's own view may lag a moment.
+    failoverDetector: true,
+  });
+}
+
 export class RedisKeyValueStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
 
   constructor(
-    url: string,
+    target: RedisTarget,
     private readonly prefix: string,
   ) {
-    this.redis = new Redis(url, {
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
-      // Keep reconnecting in the background, at most every 2 s.
-      retryStrategy: (times) => Math.min(times * 200, 2000),
-    });
+    this.redis = connectRedis(target);
     this.redis.defineCommand('mailroomTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
     this.redis.defineCommand('mailroomReturnToken', { numberOfKeys: 1, lua: RETURN_TOKEN });
     this.redis.defineCommand('mailroomIncrementUpTo', { numberOfKeys: 1, lua: INCREMENT_UP_TO });

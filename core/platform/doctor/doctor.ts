@@ -3,6 +3,7 @@ import { DomainRepository } from '../../sending/domains/domain.repository.js';
 import type { Domain } from '../../sending/domains/domain.types.js';
 import { checkDnsbl, checkPtr, egressAddresses } from './dns-checks.js';
 import { checkDomainDns } from './domain-checks.js';
+import { checkGalera } from './galera-checks.js';
 import { result, type CheckResult, type DoctorDeps } from './doctor.types.js';
 import { checkCertificate, checkClockSkew, checkDurability, checkMasterKey } from './local-checks.js';
 import { checkImplicitTls, checkStarttls } from './submission-checks.js';
@@ -12,8 +13,9 @@ const CHECKED_STATUSES = ['verified', 'partially_verified'];
 
 /**
  * Every check of `mailroom doctor`, in a stable order: this node (master key, certificates, the
- * submission server as a client meets it, database), then each egress address (reverse DNS, block lists), then each verified domain
- * (SPF, DKIM, DMARC for sending; MX for receiving). DNS goes through the injected resolver.
+ * submission server as a client meets it, database and, on a Galera member, the cluster), then
+ * each egress address (reverse DNS, block lists), then each verified domain (SPF, DKIM, DMARC for
+ * sending; MX for receiving). DNS goes through the injected resolver.
  */
 export async function runDoctor(deps: DoctorDeps): Promise<CheckResult[]> {
   const { config, lookup, ptr, db } = deps;
@@ -35,7 +37,7 @@ export async function runDoctor(deps: DoctorDeps): Promise<CheckResult[]> {
   if (!db) results.push(result('database', 'database', 'fail', deps.dbProblem ?? 'the database could not be opened'));
   else {
     try {
-      results.push(await checkDurability(db), await checkClockSkew(db, deps.now));
+      results.push(await checkDurability(db), await checkClockSkew(db, deps.now), ...(await checkGalera(db)));
       const repository = new DomainRepository(db.knex);
       const rows = (await db
         .knex('domains')

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
-import { isUniqueViolation } from '../../../db/errors.js';
+import { isConflict, isUniqueViolation } from '../../../db/errors.js';
 import type { UnitOfWork } from '../../../db/unit-of-work.js';
 import {
   ConcurrentIdempotentRequestsError,
@@ -78,7 +78,10 @@ export class IdempotencyService {
         });
         return { kind: 'claimed', id, owner };
       } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
+        // On Galera the same key inserted through another member at the same moment loses
+        // certification (a deadlock error) instead of meeting the unique index: the winner's
+        // row is read below like any other, or the claim is tried again.
+        if (!isUniqueViolation(err) && !isConflict(err)) throw err;
       }
       const outcome = await this.resolveExisting(teamId, keyHash, fingerprint, owner, now);
       if (outcome) return outcome;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../../../db/errors.js';
+import { retryConflicts } from '../../../db/retry.js';
 
 /**
  * A database lease per job name, so that with schedulers on several nodes each run of a job
@@ -10,12 +11,27 @@ import { isUniqueViolation } from '../../../db/errors.js';
 export class JobLease {
   constructor(private readonly knex: Knex) {}
 
-  async acquire(
+  /**
+   * Takes the lease of `name` for `holder`. On a Galera cluster two schedulers taking it through
+   * two members at once both see their UPDATE (or INSERT) succeed, and the later commit is
+   * refused at certification: trying again then finds the lease taken.
+   */
+  acquire(
     name: string,
     holder: string,
     ttlMs: number,
     now: Date,
     isDead: (holder: string) => Promise<boolean> = async () => false,
+  ): Promise<boolean> {
+    return retryConflicts(() => this.take(name, holder, ttlMs, now, isDead));
+  }
+
+  private async take(
+    name: string,
+    holder: string,
+    ttlMs: number,
+    now: Date,
+    isDead: (holder: string) => Promise<boolean>,
   ): Promise<boolean> {
     const expiresAt = new Date(now.getTime() + ttlMs);
     const taken = await this.knex('job_leases')
