@@ -1,3 +1,4 @@
+import { CopiedSpool } from '../db/copied-spool.js';
 import { resolve } from 'node:path';
 import { createServices, type Services } from './services.js';
 import { connect, ensureMysqlDatabase, type Database } from '../db/connection.js';
@@ -105,7 +106,8 @@ export async function createRuntime(
   }
   const kv = createKeyValueStore(config.redis);
   const blobs = new FileBlobStore(resolve(config.dataDir));
-  const spool = new SegmentSpool(join(resolve(config.dataDir), 'spool'));
+  const spoolDir = join(resolve(config.dataDir), 'spool');
+  const spool = config.spool.copyToDatabase ? new CopiedSpool(spoolDir, db.knex) : new SegmentSpool(spoolDir);
   const publicUrl = { value: (config.api.publicUrl ?? `http://127.0.0.1:${config.api.port}`).replace(/\/+$/, '') };
   // The dashboard's own URL when it has a listener of its own (else the API's URL serves it).
   const dashboardUrl = { value: (config.dashboard.publicUrl ?? '').replace(/\/+$/, '') };

@@ -88,6 +88,7 @@ import { addPropertyValuesFolded } from './20261128-0300-add-property-values-fol
 import { backfillPropertyValuesFolded } from './20261128-0301-backfill-property-values-folded.js';
 import { indexPropertyValuesForSegments } from './20261128-0302-index-property-values-for-segments.js';
 import { createInboxes } from './20261129-0304-create-inboxes.js';
+import { createSpoolCopies } from './20261129-0305-create-spool-copies.js';
 import { indexReceivedRawBlob } from './20261129-0303-index-received-raw-blob.js';
 import { createDmarcReports } from './20261128-0220-create-dmarc-reports.js';
 import { createDeliverabilityActions } from './20261128-0200-create-deliverability-actions.js';
@@ -192,4 +193,5 @@ export const migrations: Migration[] = [
   indexPropertyValuesForSegments,
   indexReceivedRawBlob,
   createInboxes,
+  createSpoolCopies,
 ];

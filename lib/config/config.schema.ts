@@ -103,6 +103,18 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    spool: z
+      .object({
+        /**
+         * Copy every spool record (accepted mail, received raw mail) into the database before
+         * answering, so that every node can read what any node accepted: needed with several
+         * nodes (an MTA sends what another node's API accepted; a node lost for good loses no
+         * mail). One node: off (the records are on this node's disk only).
+         */
+        copyToDatabase: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
     redis: z
       .object({
         /** redis://host:6379/0. Unset: the in-process implementation (single node only). */
@@ -800,6 +812,7 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_MASTER_KEY: { key: 'masterKey', type: 'string' },
   MAILROOM_DATABASE_URL: { key: 'database.url', type: 'string' },
   MAILROOM_DATABASE_POOL_MAX: { key: 'database.poolMax', type: 'number' },
+  MAILROOM_SPOOL_COPY_TO_DATABASE: { key: 'spool.copyToDatabase', type: 'boolean' },
   MAILROOM_REDIS_URL: { key: 'redis.url', type: 'string' },
   MAILROOM_REDIS_KEY_PREFIX: { key: 'redis.keyPrefix', type: 'string' },
   MAILROOM_REDIS_SENTINELS: { key: 'redis.sentinels', type: 'list' },
@@ -864,7 +877,14 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
 };
 
 /** Keys whose values `config print` masks. */
-export const SECRET_KEYS = ['masterKey', 'redis.password', 'redis.sentinelPassword', 'billing.stripe.secretKey', 'billing.stripe.webhookSecret', 'ai.apiKey'];
+export const SECRET_KEYS = [
+  'masterKey',
+  'redis.password',
+  'redis.sentinelPassword',
+  'billing.stripe.secretKey',
+  'billing.stripe.webhookSecret',
+  'ai.apiKey',
+];
 /** Secrets accepted from the environment only: start-up refuses them in the config file. */
 export const ENV_ONLY_KEYS = ['billing.stripe.secretKey', 'billing.stripe.webhookSecret', 'ai.apiKey'];
 /** Keys holding URLs whose password part is masked. */
