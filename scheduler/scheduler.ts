@@ -9,7 +9,8 @@ export type Scheduler = { runNow(name: string): Promise<Record<string, number> |
 
 /**
  * Runs each job on its cron schedule with no overlap: in this process a job never starts while
- * its previous run is going, and across nodes the database lease lets one node run it.
+ * its previous run is going, and across nodes the database lease lets one node run it, once for
+ * each tick of its schedule (every node's timer fires; the first to take the tick runs it).
  */
 export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Scheduler {
   const lease = new JobLease(runtime.db.knex);
@@ -18,11 +19,14 @@ export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Sch
   const holderReady = runtime.services.processLease.ensure().then((id) => (holder = id));
   const running = new Map<string, Promise<unknown>>();
 
-  const runJob = async (job: Job): Promise<Record<string, number> | 'skipped'> => {
+  /** `tick`: the cron time this run is for; unset when run on demand. */
+  const runJob = async (job: Job, tick?: Date): Promise<Record<string, number> | 'skipped'> => {
     if (running.has(job.name)) return 'skipped';
     await holderReady;
     const isDead = (other: string) => runtime.services.processLease.isDead(other);
-    if (!(await lease.acquire(job.name, holder, job.timeoutMs, runtime.clock.now(), isDead))) return 'skipped';
+    const now = runtime.clock.now();
+    const request = { name: job.name, holder, ttlMs: job.timeoutMs, now, isDead, ...(tick ? { tick } : {}) };
+    if (!(await lease.acquire(request))) return 'skipped';
     const started = performance.now();
     const work = job.run(runtime.services);
     running.set(job.name, work);
@@ -37,12 +41,14 @@ export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Sch
       throw err;
     } finally {
       running.delete(job.name);
-      await lease.release(job.name, holder).catch(() => undefined);
+      await lease.release(job.name, holder, runtime.clock.now()).catch(() => undefined);
     }
   };
 
   const tasks = jobs.map((job) =>
-    cron.schedule(job.cron, () => void runJob(job).catch(() => undefined), { name: job.name }),
+    cron.schedule(job.cron, (context) => void runJob(job, wholeSecond(context.date)).catch(() => undefined), {
+      name: job.name,
+    }),
   );
   runtime.logger.info({ jobs: jobs.map((job) => job.name) }, 'scheduler started');
   return {
@@ -57,3 +63,6 @@ export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Sch
     },
   };
 }
+
+/** Cron's finest unit is the second: the tick a timer fired for, whatever milliseconds it fired at. */
+const wholeSecond = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);

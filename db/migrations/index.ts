@@ -89,6 +89,7 @@ import { backfillPropertyValuesFolded } from './20261128-0301-backfill-property-
 import { indexPropertyValuesForSegments } from './20261128-0302-index-property-values-for-segments.js';
 import { createInboxes } from './20261129-0304-create-inboxes.js';
 import { createSpoolCopies } from './20261129-0305-create-spool-copies.js';
+import { addJobLeaseLastTick } from './20261129-0306-add-job-lease-last-tick.js';
 import { indexReceivedRawBlob } from './20261129-0303-index-received-raw-blob.js';
 import { createDmarcReports } from './20261128-0220-create-dmarc-reports.js';
 import { createDeliverabilityActions } from './20261128-0200-create-deliverability-actions.js';
@@ -194,4 +195,5 @@ export const migrations: Migration[] = [
   indexReceivedRawBlob,
   createInboxes,
   createSpoolCopies,
+  addJobLeaseLastTick,
 ];

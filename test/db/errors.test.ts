@@ -16,6 +16,11 @@ t.test('each driver and OS code answers exactly its predicate', async (t) => {
     ['ECONNREFUSED', isConnectionLost],
     ['PROTOCOL_CONNECTION_LOST', isConnectionLost],
     ['ER_CON_COUNT_ERROR', isConnectionLost],
+    ['ECONNRESET', isConnectionLost],
+    ['ER_SERVER_SHUTDOWN', isConnectionLost],
+    ['ER_CONNECTION_KILLED', isConnectionLost],
+    // Galera: a member outside the primary component (1047).
+    ['ER_UNKNOWN_COM_ERROR', isConnectionLost],
     ['ENOSPC', isDiskFull],
     ['EDQUOT', isDiskFull],
     ['SQLITE_FULL', isDiskFull],
@@ -30,13 +35,21 @@ t.test('each driver and OS code answers exactly its predicate', async (t) => {
 });
 
 t.test(
-  'dependency down: connection lost, disk full, SQLite busy, a pool time-out; not a conflict or a bad query',
+  'dependency down: connection lost, disk full, SQLite busy, a pool time-out, a conflict past the retries; not a bad query',
   async (t) => {
-    for (const code of ['ECONNREFUSED', 'ENOSPC', 'SQLITE_BUSY', 'ER_RECORD_FILE_FULL'])
+    // A conflict that outlasted the retries (Galera certification refusing the same rows again
+    // and again on a busy cluster) is "try again later", not a fault of the request.
+    for (const code of [
+      'ECONNREFUSED',
+      'ENOSPC',
+      'SQLITE_BUSY',
+      'ER_RECORD_FILE_FULL',
+      'ER_LOCK_DEADLOCK',
+      'ER_UNKNOWN_COM_ERROR',
+    ])
       t.ok(isDependencyDown(coded(code)), code);
     t.ok(isDependencyDown(Object.assign(new Error('pool'), { name: 'KnexTimeoutError' })));
-    for (const code of ['ER_LOCK_DEADLOCK', 'ER_DUP_ENTRY', 'ER_PARSE_ERROR'])
-      t.notOk(isDependencyDown(coded(code)), code);
+    for (const code of ['ER_DUP_ENTRY', 'ER_PARSE_ERROR']) t.notOk(isDependencyDown(coded(code)), code);
   },
 );
 
