@@ -8,7 +8,7 @@ import t from 'tap';
 import { stopChild } from '../helpers/spawn-mailroom.js';
 
 /**
- * The Ansible playbook (ansible/): ansible-lint and a syntax check of site.yml with both example
+ * The Ansible playbook (ansible/): ansible-lint and a syntax check of site.yml with the three example
  * inventories, then site.yml run twice against this machine (connection local) into a throwaway
  * prefix, with the parts that need root and a real server switched off (user, MariaDB, Redis,
  * Node.js, firewall, systemd): the first run changes things and fails nothing, the second
@@ -79,7 +79,11 @@ if (process.env.MAILROOM_TEST_DATABASE_URL) {
   );
 
   t.test('site.yml passes the syntax check with each example inventory', async (t) => {
-    for (const inventory of ['inventory.example.yml', 'inventory.single-node.example.yml']) {
+    for (const inventory of [
+      'inventory.example.yml',
+      'inventory.single-node.example.yml',
+      'inventory.cluster.example.yml',
+    ]) {
       const check = await ansible('ansible-playbook', ['-i', inventory, '--syntax-check', 'site.yml']);
       t.equal(check.code, 0, `${inventory}: ${check.output.trim()}`);
     }
