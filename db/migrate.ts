@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isConflict } from './errors.js';
 import { migrations } from './migrations/index.js';
 import type { Migration } from './migrations/migration.js';
 
@@ -14,10 +15,30 @@ const source: Knex.MigrationSource<Migration> = {
 
 const options = { migrationSource: source, tableName: 'knex_migrations' };
 
-/** Applies pending migrations; returns the names applied (empty when up to date). */
+/** How long a start waits for another process's migrations before it gives up. */
+const LOCK_WAIT_MS = 120_000;
+
+/**
+ * Applies pending migrations; returns the names applied (empty when up to date). Nothing pending
+ * (every start but the first after an upgrade) takes no lock. Processes starting together (a
+ * node's units, several nodes) race for knex's migration lock: the loser waits for the winner
+ * and finds nothing left to do. On a Galera cluster the loser's lock is refused at commit (a
+ * deadlock error) instead of being found taken; it waits the same way.
+ */
 export async function migrateLatest(knex: Knex): Promise<string[]> {
-  const [, applied] = (await knex.migrate.latest(options)) as [number, string[]];
-  return applied;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    const [, pending] = (await knex.migrate.list(options)) as [unknown[], unknown[]];
+    if (pending.length === 0) return [];
+    try {
+      const [, applied] = (await knex.migrate.latest(options)) as [number, string[]];
+      return applied;
+    } catch (err) {
+      const lockedOut = (err as Error).name === 'MigrationLocked' || isConflict(err);
+      if (!lockedOut || Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250 + Math.random() * 250));
+    }
+  }
 }
 
 /** Rolls every migration back (tests and `mailroom migrate --down-all`). */

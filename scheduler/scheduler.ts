@@ -34,7 +34,10 @@ export function startScheduler(runtime: Runtime, jobs: Job[] = defaultJobs): Sch
       const result = await work;
       // Frequent jobs that found nothing to do log at debug, so the journal shows work, not ticks.
       const level = Object.values(result).some((count) => count > 0) ? 'info' : 'debug';
-      runtime.logger[level]({ job: job.name, ms: Math.round(performance.now() - started), ...result }, 'job finished');
+      runtime.logger[level](
+        { job: job.name, tick: tick?.toISOString(), ms: Math.round(performance.now() - started), ...result },
+        'job finished',
+      );
       return result;
     } catch (err) {
       runtime.logger.error({ err, job: job.name }, 'job failed');

@@ -6,6 +6,7 @@ import {
   InvalidAttachmentError,
   MissingRequiredFieldError,
   NotFoundError,
+  ServiceUnavailableError,
   UnprocessableValidationError,
 } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
@@ -197,11 +198,15 @@ export class InboxDraftService<C> {
         errors: [{ path: 'html', message: 'html or text is required to send' }],
       });
     const attachments = await Promise.all(
-      draft.attachments.map(async (file) => ({
-        filename: file.filename,
-        content_type: file.content_type,
-        content: (await this.deps.blobs.get(BLOBS, file.blob))?.toString('base64') ?? '',
-      })),
+      draft.attachments.map(async (file) => {
+        const bytes = await this.deps.blobs.get(BLOBS, file.blob);
+        // Files are kept on the disk of the node that received them: never send an empty one.
+        if (!bytes)
+          throw new ServiceUnavailableError(
+            `The draft's file ${file.filename} cannot be read on this node now; nothing was sent, retry later`,
+          );
+        return { filename: file.filename, content_type: file.content_type, content: bytes.toString('base64') };
+      }),
     );
     const subject = draft.subject ?? (parent ? prefixedSubject('Re', parent.subject) : '');
     return this.deps.sending.send(

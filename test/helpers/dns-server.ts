@@ -33,16 +33,17 @@ export class TestDnsServer {
     });
   }
 
-  static async start(): Promise<TestDnsServer> {
+  /** On a free UDP port of `host` (a loopback address; the cluster test's services address). */
+  static async start(host = '127.0.0.1'): Promise<TestDnsServer> {
     const socket = createSocket('udp4');
-    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+    await new Promise<void>((resolve) => socket.bind(0, host, () => resolve()));
     return new TestDnsServer(socket);
   }
 
   /** host:port for MAILROOM_DNS_SERVERS. */
   get address(): string {
-    const { port } = this.socket.address() as AddressInfo;
-    return `127.0.0.1:${port}`;
+    const { address, port } = this.socket.address() as AddressInfo;
+    return `${address}:${port}`;
   }
 
   add(...records: TestRecord[]): void {

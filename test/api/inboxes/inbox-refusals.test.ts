@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { errorShape, request } from '../../helpers/http.js';
 import { customerWrites, startInboxApp } from '../../helpers/inbox-fixture.js';
@@ -190,6 +192,21 @@ t.test('drafts: files (empty, blocked types, unreachable paths, 25 MB in all) an
     'missing_required_field',
   );
   t.match(refusedSubject.errors, [{ path: 'subject' }], 'a standalone draft needs a subject to be sent');
+  // A draft whose file is not on this node's disk (another node took it, or it was lost) is
+  // refused whole, never sent with an empty file.
+  const withFile = await call('/drafts', 'POST', {
+    to: 'a@partner.test',
+    subject: 'With a file',
+    text: 'x',
+    attachments: [
+      { filename: 'notes.txt', content_type: 'text/plain', content: Buffer.from('notes').toString('base64') },
+    ],
+  });
+  t.equal(withFile.status, 201, withFile.text);
+  rmSync(join(app.runtime.config.dataDir, 'inbox-drafts'), { recursive: true, force: true });
+  const fileGone = errorShape(t, await call(`/drafts/${withFile.body.id}/send`, 'POST'), 503, 'service_unavailable');
+  t.match(fileGone.message, /notes\.txt cannot be read/);
+  t.equal((await call(`/drafts/${withFile.body.id}`)).status, 200, 'the draft is kept');
   const ready = await call('/drafts', 'POST', { to: 'a@partner.test', subject: 'Hello', text: 'x' });
   const sentOnce = await call(`/drafts/${ready.body.id}/send`, 'POST');
   t.equal(sentOnce.status, 200, sentOnce.text);
