@@ -819,6 +819,7 @@ export const ENV_OVERRIDES: Record<string, { key: string; type: 'string' | 'numb
   MAILROOM_REDIS_NAME: { key: 'redis.name', type: 'string' },
   MAILROOM_REDIS_PASSWORD: { key: 'redis.password', type: 'string' },
   MAILROOM_REDIS_SENTINEL_PASSWORD: { key: 'redis.sentinelPassword', type: 'string' },
+  MAILROOM_REDIS_DB: { key: 'redis.db', type: 'number' },
   MAILROOM_DATABASE_WSREP_SYNC_WAIT: { key: 'database.wsrepSyncWait', type: 'number' },
   MAILROOM_API_HOST: { key: 'api.host', type: 'string' },
   MAILROOM_API_PORT: { key: 'api.port', type: 'number' },
