@@ -28,6 +28,8 @@ import { IdempotencyRepository, type Completion, type IdempotencyRow } from './i
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** The longest a live process may hold a claim (a request that hung): then it may be taken over. */
 const LOCK_MS = 10 * 60_000;
+/** The longest pause between tries of a release the database refused. */
+const RELEASE_RETRY_MAX_MS = 2000;
 
 export type StoredResponse = { status: number; body: unknown };
 export type Claim = { kind: 'claimed'; id: string; owner: string } | { kind: 'replay'; response: StoredResponse };
@@ -135,8 +137,27 @@ export class IdempotencyService {
     );
   }
 
+  /**
+   * Releases the claim of a request that failed. When the database cannot take the delete now
+   * (the Galera member this node writes to stopped, a certification conflict), it is tried again
+   * in the background while the claim would stand: left in place, every retry of the key, through
+   * any node, would be answered 409 until the claim's lock ran out.
+   */
   async release(claim: Extract<Claim, { kind: 'claimed' }>): Promise<void> {
-    await this.repository.release(claim.id, claim.owner);
+    try {
+      await this.repository.release(claim.id, claim.owner);
+    } catch (err) {
+      this.releaseLater(claim, 0);
+      throw err;
+    }
+  }
+
+  private releaseLater(claim: Extract<Claim, { kind: 'claimed' }>, attempt: number): void {
+    if (attempt * RELEASE_RETRY_MAX_MS > LOCK_MS) return;
+    const retry = () =>
+      void this.repository.release(claim.id, claim.owner).catch(() => this.releaseLater(claim, attempt + 1));
+    // Unreferenced: a process stopping does not wait for it (its claims die with its lease).
+    setTimeout(retry, Math.min(RELEASE_RETRY_MAX_MS, 250 * 2 ** attempt)).unref();
   }
 
   async purgeExpired(batch = 1000): Promise<number> {
