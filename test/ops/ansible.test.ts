@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import t from 'tap';
+import { readEnvFile } from '../helpers/cluster/render-cluster-config.js';
 import { stopChild } from '../helpers/spawn-mailroom.js';
 
 /**
@@ -49,16 +50,6 @@ function recap(output: string, host: string): Record<string, number> | undefined
   const line = section.split('\n').find((candidate) => candidate.startsWith(`${host} `));
   if (!line) return undefined;
   return Object.fromEntries([...line.matchAll(/(\w+)=(\d+)/g)].map((m) => [m[1]!, Number(m[2])]));
-}
-
-/** KEY=VALUE lines of an environment file. */
-function readEnvFile(path: string): Record<string, string> {
-  const entries: Record<string, string> = {};
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);
-    if (match) entries[match[1]!] = match[2]!;
-  }
-  return entries;
 }
 
 if (process.env.MAILROOM_TEST_DATABASE_URL) {

@@ -187,8 +187,8 @@ function clusterInventory(topology: ClusterTopology) {
   };
 }
 
-/** KEY=VALUE lines of an environment file. */
-function readEnvFile(path: string): Record<string, string> {
+/** KEY=VALUE lines of an environment file (mailroom.env, systemd's EnvironmentFile). */
+export function readEnvFile(path: string): Record<string, string> {
   const entries: Record<string, string> = {};
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);
