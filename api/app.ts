@@ -204,7 +204,11 @@ function logInto(services: Services, request: LoggedRequest, unit: UnitOfWork, r
   services.requestLogs.writeInto(unit, logRecord(request, result));
 }
 
-function errorResult(err: unknown, state: RequestState, logger: Logger): RouteResult {
+/**
+ * Any error as the answer the API gives: a refusal's own status and body, 503 for a dependency that
+ * cannot serve now (isDependencyDown), else 500 (logged as unexpected).
+ */
+export function errorResult(err: unknown, state: RequestState, logger: Logger): RouteResult {
   if (err instanceof AppError) return { status: err.statusCode, body: err.toBody(), headers: err.headers };
   if (isDependencyDown(err)) {
     logger.error({ err, requestId: state.requestId }, 'dependency unavailable');

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { ServiceUnavailableError } from '../errors.js';
 import type { KeyValueStore, TokenBucketResult } from './kv.js';
 
 /**
@@ -108,9 +109,39 @@ function connectRedis(target: RedisTarget): Redis {
   });
 }
 
+/**
+ * Redis cannot serve the command now: unreachable, reconnecting, or in the middle of a failover.
+ * A ServiceUnavailableError, so every caller answers it the same way (the API 503, SMTP 451):
+ * nothing was done and the same command succeeds once a primary is reachable again.
+ */
+export class RedisUnavailableError extends ServiceUnavailableError {
+  constructor(message: string, cause?: unknown) {
+    super(message);
+    if (cause !== undefined) this.cause = cause;
+  }
+}
+
+/** Replies of a server that cannot serve now (a demoted primary, a replica loading its data...). */
+const UNAVAILABLE_REPLY = /^(READONLY|LOADING|MASTERDOWN|NOREPLICAS|TRYAGAIN|BUSY|CLUSTERDOWN)\b/;
+
+/**
+ * A failed command's error as the store throws it. The client's own errors (connection closed,
+ * retries exhausted, command aborted by a reconnect) and the replies above mean Redis is
+ * unavailable; any other reply (a wrong argument, a script error) is a bug and stays as it is.
+ */
+function commandError(err: unknown): unknown {
+  if (!(err instanceof Error) || err instanceof RedisUnavailableError) return err;
+  if (err.name === 'ReplyError' && !UNAVAILABLE_REPLY.test(err.message)) return err;
+  return new RedisUnavailableError(`Redis is unavailable: ${err.message}`, err);
+}
+
+/** How long after an unexpected end the store connects again. */
+const RESTART_AFTER_END_MS = 250;
+
 export class RedisKeyValueStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
+  private closing = false;
 
   constructor(
     target: RedisTarget,
@@ -124,32 +155,51 @@ export class RedisKeyValueStore implements KeyValueStore {
     // Connection errors surface on the commands that need Redis (answered 503); keep the
     // process alive meanwhile instead of crashing on an unhandled 'error' event.
     this.redis.on('error', () => {});
+    // ioredis ends a client for good (status 'end', no more reconnects) when a connect fails in
+    // its connector. With sentinels that happens in an unplanned failover: the failover detector
+    // left subscribed by the lost connection sees +switch-master while the reconnect is still
+    // asking the sentinels, and disconnects the connector under it. Only close() ends the store.
+    this.redis.on('end', () => {
+      if (this.closing) return;
+      setTimeout(() => {
+        if (!this.closing && this.redis.status === 'end') this.redis.connect().catch(() => undefined);
+      }, RESTART_AFTER_END_MS).unref();
+    });
   }
 
   /**
-   * While Redis is known to be down, fail at once (the API answers 503) rather than queue the
-   * command behind the reconnect back-off. Commands during the first connect still wait for it.
+   * One command. While Redis is known to be down, fail at once (the API answers 503) rather than
+   * queue the command behind the reconnect back-off; commands during the first connect still wait
+   * for it. Whatever keeps Redis from serving it becomes a RedisUnavailableError (see commandError).
    */
-  private assertReachable(): void {
+  private async run<T>(command: (redis: Redis) => Promise<T>): Promise<T> {
     const status = this.redis.status;
     if (status === 'reconnecting' || status === 'close' || status === 'end')
-      throw new Error(`Redis is unreachable (${status})`);
+      throw new RedisUnavailableError(`Redis is unreachable (${status})`);
+    try {
+      return await command(this.redis);
+    } catch (err) {
+      throw commandError(err);
+    }
+  }
+
+  private script<T>(name: string, key: string, ...args: Array<string | number>): Promise<T> {
+    return this.run((redis) => {
+      const command = (redis as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[name]!;
+      return command.call(redis, this.prefix + key, ...args);
+    });
   }
 
   /** The server's version (INFO server), for the operator console's system page. */
   async serverVersion(): Promise<string | null> {
-    this.assertReachable();
-    const info = await this.redis.info('server');
+    const info = await this.run((redis) => redis.info('server'));
     return /^redis_version:(\S+)/m.exec(info)?.[1] ?? null;
   }
 
   async takeToken(key: string, capacity: number, ratePerSecond: number): Promise<TokenBucketResult> {
-    this.assertReachable();
-    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number[]>>)
-      .mailroomTakeToken!;
-    const [allowed, remaining, msUntilFull, msUntilToken] = await command.call(
-      this.redis,
-      this.prefix + key,
+    const [allowed, remaining, msUntilFull, msUntilToken] = await this.script<number[]>(
+      'mailroomTakeToken',
+      key,
       capacity,
       ratePerSecond,
     );
@@ -157,59 +207,47 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async returnToken(key: string, capacity: number, ratePerSecond: number): Promise<void> {
-    this.assertReachable();
-    const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<number>>)
-      .mailroomReturnToken!;
-    await command.call(this.redis, this.prefix + key, capacity, ratePerSecond);
+    await this.script<number>('mailroomReturnToken', key, capacity, ratePerSecond);
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
-    this.assertReachable();
-    return (await this.redis.set(this.prefix + key, value, 'PX', ttlMs, 'NX')) === 'OK';
+    return (await this.run((redis) => redis.set(this.prefix + key, value, 'PX', ttlMs, 'NX'))) === 'OK';
   }
 
   async get(key: string): Promise<string | null> {
-    this.assertReachable();
-    return this.redis.get(this.prefix + key);
+    return this.run((redis) => redis.get(this.prefix + key));
   }
 
   async incrementUpTo(key: string, by: number, limit: number, ttlMs: number): Promise<number | null> {
-    this.assertReachable();
     const value = await this.script<number>('mailroomIncrementUpTo', key, by, limit, ttlMs);
     return value < 0 ? null : value;
   }
 
   async counter(key: string): Promise<number> {
-    this.assertReachable();
-    return Number((await this.redis.get(this.prefix + key)) ?? 0);
+    return Number((await this.run((redis) => redis.get(this.prefix + key))) ?? 0);
   }
 
   async acquireSlot(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
-    this.assertReachable();
     return (await this.script<number>('mailroomAcquireSlot', key, holder, limit, ttlMs)) === 1;
   }
 
   async releaseSlot(key: string, holder: string): Promise<void> {
-    this.assertReachable();
-    await this.redis.zrem(this.prefix + key, holder);
-  }
-
-  private script<T>(name: string, key: string, ...args: Array<string | number>): Promise<T> {
-    const command = (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[name]!;
-    return command.call(this.redis, this.prefix + key, ...args);
+    await this.run((redis) => redis.zrem(this.prefix + key, holder));
   }
 
   async delete(key: string): Promise<void> {
-    this.assertReachable();
-    await this.redis.del(this.prefix + key);
+    await this.run((redis) => redis.del(this.prefix + key));
   }
 
   async ping(): Promise<void> {
-    this.assertReachable();
-    await this.redis.ping();
+    await this.run((redis) => redis.ping());
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    this.closing = true;
+    await this.redis.quit().catch(() => undefined);
+    // QUIT ends the connection to the primary only: with sentinels, the failover detector's
+    // subscriptions to them stay open (and reconnect) until the connector is disconnected too.
+    this.redis.disconnect();
   }
 }
