@@ -1,7 +1,10 @@
 import { sendingStatus } from '../../core/sending/domains/sending-status.js';
 import type { Team, TeamMember } from '../../core/platform/teams/team.types.js';
+import type { SsoSummary } from '../../core/sso/sso.types.js';
+import { serializeSsoSummary } from './sso.serializer.js';
 
-export function serializeTeam(team: Team) {
+/** `sso`: the team's single sign-on as the spec shows it (configured in the dashboard only), or null. */
+export function serializeTeam(team: Team, sso: SsoSummary | null = null) {
   return {
     object: 'team' as const,
     id: team.id,
@@ -14,8 +17,7 @@ export function serializeTeam(team: Team) {
     ai_assist_enabled: team.aiAssistEnabled,
     brand_kit: { ...team.brandKit },
     sending: sendingStatus(team),
-    // Single sign-on is configured in the dashboard only; none is set up on this appliance yet.
-    sso: null,
+    sso: serializeSsoSummary(sso),
   };
 }
 

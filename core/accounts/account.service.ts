@@ -12,6 +12,7 @@ import {
   type IssuedSession,
   type LoginOutcome,
   type Role,
+  type SsoPasswordRule,
   type User,
 } from './account.types.js';
 import type { AttemptThrottle } from './attempt-throttle.js';
@@ -49,6 +50,12 @@ export type AccountServiceDeps = {
  */
 const wrongCredentials = () => new InvalidApiKeyError('Wrong e-mail address or password');
 
+/** An address whose team requires single sign-on: the sign-in page sends it to the provider. */
+const ssoRequired = () =>
+  new ForbiddenValidationError('This address signs in through its team’s single sign-on, not with a password', {
+    details: { next: 'sso' },
+  });
+
 /** Accounts: sign-up (by policy), login, and users the operator creates. */
 export class AccountService {
   private readonly users: UserRepository;
@@ -56,6 +63,8 @@ export class AccountService {
   private readonly passwords: PasswordChange;
   /** Hashed once, on the first unknown address: its check costs what a real one does. */
   private dummyHash: Promise<string> | undefined;
+  /** Set by the single sign-on group, built after this one (see app/services.ts). */
+  private ssoRule: SsoPasswordRule | undefined;
 
   constructor(private readonly deps: AccountServiceDeps) {
     this.users = new UserRepository(deps.knex);
@@ -83,19 +92,42 @@ export class AccountService {
     return issued;
   }
 
-  /** A session, or with MFA on a challenge: the password alone then proves nothing yet. */
+  /** Password sign-in then asks single sign-on whether an address may use it (enforcement). */
+  requireSsoWith(rule: SsoPasswordRule): void {
+    this.ssoRule = rule;
+  }
+
+  /**
+   * A session, or with MFA on a challenge: the password alone then proves nothing yet. On a
+   * domain whose team enforces single sign-on only that team's owners get past the password
+   * (their recovery path when the provider is down or misconfigured); everyone else, right
+   * password or wrong, unknown address or not, gets the same 403 pointing to single sign-on.
+   */
   async login(input: LoginInput, ip: string): Promise<LoginOutcome> {
     await this.deps.throttle.take('login', input.email, ip);
+    const enforced = (await this.ssoRule?.(input.email)) ?? null;
     const found = await this.users.credentials(input.email);
     // An unknown address (or a user without a password) still costs one scrypt: same timing.
     const stored = found?.passwordHash ?? (await this.dummy());
     const matches = await verifyPassword(input.password, stored);
-    if (!found?.passwordHash || !matches) throw wrongCredentials();
+    const valid = Boolean(found?.passwordHash) && matches;
+    if (enforced && !(valid && (await this.passwordStaysFor(found!.user.id, enforced.teamId)))) throw ssoRequired();
+    if (!found || !valid) throw wrongCredentials();
+    const bypass = enforced ? { teamId: enforced.teamId, userId: found.user.id, email: found.user.email } : undefined;
     if (await this.deps.mfa.required(found.user.id)) {
       const challenge = await this.deps.mfa.startChallenge(found.user.id);
-      return { kind: 'mfa', challengeToken: challenge.token, expiresAt: challenge.expiresAt };
+      return { kind: 'mfa', challengeToken: challenge.token, expiresAt: challenge.expiresAt, passwordBypass: bypass };
     }
-    return { kind: 'session', issued: await this.deps.sessions.issue(found.user) };
+    return { kind: 'session', issued: await this.deps.sessions.issue(found.user), passwordBypass: bypass };
+  }
+
+  /**
+   * Who keeps password sign-in on a domain whose team enforces single sign-on: the team's owners
+   * (their recovery path), and the appliance's operators (in no team; their password and MFA are
+   * what guards the admin API).
+   */
+  private async passwordStaysFor(userId: string, teamId: string): Promise<boolean> {
+    return (await this.memberships.roleIn(userId, teamId)) === 'owner' || (await this.users.isOperator(userId));
   }
 
   /**

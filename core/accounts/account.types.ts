@@ -40,9 +40,16 @@ export type SessionCaller = {
 /** What signup and login hand back: the cookie's token (shown once) and the session. */
 export type IssuedSession = { token: string; expiresAt: Date; session: SessionCaller };
 
-/** Login's answer: a session, or (MFA on) a challenge to answer with a code. */
-export type LoginOutcome =
-  { kind: 'session'; issued: IssuedSession } | { kind: 'mfa'; challengeToken: string; expiresAt: Date };
+/**
+ * Login's answer: a session, or (MFA on) a challenge to answer with a code. `passwordBypass`
+ * names the team whose enforced single sign-on an owner's password sign-in went past (audited).
+ */
+export type LoginOutcome = (
+  { kind: 'session'; issued: IssuedSession } | { kind: 'mfa'; challengeToken: string; expiresAt: Date }
+) & { passwordBypass?: { teamId: string; userId: string; email: string } };
+
+/** The team whose active, enforced single sign-on covers an address, or null (see core/sso). */
+export type SsoPasswordRule = (email: string) => Promise<{ teamId: string } | null>;
 
 export type MfaStatus = {
   enabled: boolean;

@@ -82,6 +82,19 @@ export class InvitationRepository {
     return row ? toInvitation(row) : undefined;
   }
 
+  /** The newest pending invitation of an address into one team (a single sign-on's just-in-time join). */
+  async findPendingInTeam(
+    teamId: string,
+    email: string,
+    now: Date,
+    trx: Knex = this.knex,
+  ): Promise<Invitation | undefined> {
+    const row = (await pending(trx('team_invitations').where({ team_id: teamId, email }), now)
+      .orderBy('created_at', 'desc')
+      .first()) as InvitationRow | undefined;
+    return row ? toInvitation(row) : undefined;
+  }
+
   /** Revokes the address's pending invitations in the team (a new one supersedes them). */
   async revokePendingFor(teamId: string, email: string, now: Date, trx: Knex): Promise<void> {
     await pending(trx('team_invitations').where({ team_id: teamId, email }), now).update({ revoked_at: now });

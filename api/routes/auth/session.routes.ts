@@ -28,6 +28,28 @@ export async function rotated(session: SessionCaller, services: Services): Promi
   return { 'set-cookie': sessionCookie(issued.token, services.accountSettings.secureCookies) };
 }
 
+/**
+ * An owner's password sign-in on a domain whose team enforces single sign-on (their recovery
+ * path): always on the record. With MFA on, the second factor is still to come.
+ */
+export async function auditPasswordBypass(
+  services: Services,
+  bypass: { teamId: string; userId: string; email: string },
+  clientIp: string,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<void> {
+  const userAgent = headers['user-agent'];
+  await services.audit.record(
+    {
+      teamId: bypass.teamId,
+      actor: { type: 'user', id: bypass.userId, name: bypass.email },
+      action: 'sso.password_bypass',
+      resource: { type: 'user', id: bypass.userId },
+    },
+    { ip: clientIp || null, userAgent: (Array.isArray(userAgent) ? userAgent[0] : userAgent) ?? null },
+  );
+}
+
 /** Signup, login, the current session and logout: the cookie's life. */
 export const sessionRoutes = [
   defineRoute({
@@ -61,8 +83,9 @@ export const sessionRoutes = [
         schema: z.union([sessionShape, mfaChallengeShape]),
       },
     },
-    handler: async ({ body, services, clientIp }) => {
+    handler: async ({ body, services, clientIp, headers }) => {
       const outcome = await services.accounts.login(body, clientIp);
+      if (outcome.passwordBypass) await auditPasswordBypass(services, outcome.passwordBypass, clientIp, headers);
       if (outcome.kind === 'session') return signedIn(200, outcome.issued, services);
       const { challengeToken, expiresAt } = outcome;
       return {

@@ -1,5 +1,6 @@
 import {
   InvalidParameterError,
+  InvalidPermissionError,
   MissingRequiredFieldError,
   ServiceUnavailableError,
   UnprocessableValidationError,
@@ -41,6 +42,8 @@ export type PaidBillingDeps = {
   invoices: InvoiceCache;
   /** Where people open the dashboard (the return and portal URLs point there). */
   dashboardUrl: () => string;
+  /** Whether the team has single sign-on set up (core/sso); absent: never. */
+  ssoConfigured?: (teamId: string) => Promise<boolean>;
 };
 
 const field = (path: string, message: string) => ({ errors: [{ path, message }] });
@@ -52,9 +55,11 @@ const needsCheckout = (message: string) => new UnprocessableValidationError(mess
  * With no provider every one of them answers 503 first. Card details never pass through here:
  * checkout and the portal are pages of the provider.
  *
- * Single sign-on: the spec's rule that a change turning it off needs a signed-in admin has
- * nothing to apply to yet: single sign-on is not built (the team's `sso` is null), no plan
- * includes it and no `sso` add-on is sold, and a plan change here keeps every add-on item.
+ * Single sign-on: the spec's rule that a change turning it off needs a signed-in admin applies to
+ * a plan change to a plan without it (plan.catalog.ts `sso`) while the team has it configured:
+ * refused for keys and OAuth tokens (403 invalid_permission), allowed for a signed-in owner or
+ * admin, after which it is out of use (see SsoService.planChanged, run where the plan is set).
+ * No `sso` add-on is sold, and a plan change here keeps every add-on item.
  */
 export class PaidBillingService {
   constructor(private readonly deps: PaidBillingDeps) {}
@@ -132,6 +137,7 @@ export class PaidBillingService {
         `The subscription is already on the ${planCode} plan`,
         field('plan_code', 'is the current plan'),
       );
+    await this.assertMayDropSso(caller, planCode);
     await this.apply(caller.team.id, await this.deps.provider.changePlan(account, planCode));
   }
 
@@ -151,6 +157,16 @@ export class PaidBillingService {
         field('addon_code', 'already on the subscription'),
       );
     await this.apply(caller.team.id, await this.deps.provider.addAddon(account, addon.code, quantity));
+  }
+
+  /** Turning single sign-on off by a plan change needs a signed-in owner or admin (the spec's rule). */
+  private async assertMayDropSso(caller: Caller, planCode: string): Promise<void> {
+    if (findPlan(planCode)?.sso || !(await this.deps.ssoConfigured?.(caller.team.id))) return;
+    const signedInAdmin = caller.member?.role === 'owner' || caller.member?.role === 'admin';
+    if (!signedInAdmin)
+      throw new InvalidPermissionError(
+        `The ${planCode} plan does not include single sign-on, which this team has configured: only an owner or admin signed in to the dashboard may make this change`,
+      );
   }
 
   private async apply(teamId: string, snapshot: Awaited<ReturnType<BillingProvider['readSubscription']>>) {
