@@ -18,6 +18,7 @@ import {
 import { parseInput } from '../lib/validation.js';
 import { requestAudience } from './mcp/in-process-dispatch.js';
 import { readUpload } from './multipart-body.js';
+import { stageAuditEntries } from './audit-trail.js';
 import { queryObject, type ReadBody } from './request-body.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
 import type { Match, Router } from './router.js';
@@ -151,13 +152,27 @@ async function runRoute(
   const idempotencyKey = ctx.headers['idempotency-key'];
   if (!route.idempotent || idempotencyKey === undefined || !state.auth) {
     const result = await route.handler(handlerContext);
+    stageAuditEntries(state as RequestState & { route: RouteDef }, handlerContext, result, deps.services);
     await commitUnit(deps, result);
     return result;
   }
   // Bound rather than a closure: under tsx every named closure costs an Object.defineProperty.
-  const call = route.handler.bind(route, handlerContext);
+  const call = route.audit
+    ? () => audited(state as RequestState & { route: RouteDef }, handlerContext, deps.services)
+    : route.handler.bind(route, handlerContext);
   const key = Array.isArray(idempotencyKey) ? idempotencyKey.join(',') : idempotencyKey;
   return withIdempotency(deps, state.auth.team.id, key, requestFingerprint(ctx.method, state.path, raw), call);
+}
+
+/** A keyed route's handler with its audit entries staged before the stored answer joins the unit. */
+async function audited(
+  state: RequestState & { route: RouteDef },
+  handlerContext: RouteContext<unknown, unknown, unknown>,
+  services: Services,
+): Promise<RouteResult> {
+  const result = await state.route.handler(handlerContext);
+  stageAuditEntries(state, handlerContext, result, services);
+  return result;
 }
 
 /**

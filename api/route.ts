@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SessionCaller } from '../core/accounts/account.types.js';
+import type { AuditEvent } from '../core/platform/audit/audit.types.js';
 import type { Caller } from '../core/platform/auth/caller.js';
 import type { Services } from '../app/services.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
@@ -98,6 +99,15 @@ export type RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySch
   /** A valid query string for a route with required query parameters (the route-table tests). */
   exampleQuery?: string;
   responses: Record<number, { description: string; schema?: AnySchema; contentType?: string }>;
+  /**
+   * What a successful answer records in the team's audit log (issue 40): one event, several, or
+   * none (null) for this request. The pipeline adds the actor, team, IP and User-Agent and stages
+   * the entries in the request's unit of work. Never put a secret, token or body in `metadata`.
+   */
+  audit?: (
+    ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>,
+    result: RouteResult,
+  ) => AuditEvent | readonly AuditEvent[] | null | undefined;
   handler: (ctx: RouteContext<z.output<P>, z.output<Q>, z.output<B>>) => Promise<RouteResult>;
 };
 

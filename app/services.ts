@@ -42,6 +42,7 @@ import { OperatorConsole } from './operator/operator-console.js';
 import { createTlsReportServices } from '../core/sending/tls-reports/tls-reports.services.js';
 import { reportMailInput } from '../core/sending/tls-reports/report-mail.js';
 import { createShapingServices } from '../core/sending/shaping/shaping.services.js';
+import { createSsoServices, type SsoServices } from '../core/sso/sso.services.js';
 
 export type Infrastructure = {
   knex: Knex;
@@ -93,6 +94,7 @@ export function createServices(infra: Infrastructure) {
     events: events.eventLog,
     teams: platform.teams,
     usage: platform.usage,
+    audit: platform.audit,
   });
   // GET /domains/{id}/health: the doctor's checks of one domain, over the sending group's domains.
   const domainHealth = createDomainHealth({ ...infra, targets: recordTargets(infra.config) }, sending.domains);
@@ -215,14 +217,22 @@ export function createServices(infra: Infrastructure) {
   audience.contactProperties.alsoUsedBy((teamId, key) => automations.automations.usingProperty(teamId, key));
   // GET /billing reports the quotas' own counts: the sending group's emails, counted per meter;
   // the payment provider's subscription sets the team's plan (in the teams group).
+  // A plan without single sign-on takes it out of use in the plan's own transaction (the sso
+  // group is built after the accounts group, below: resolved at call time).
+  let ssoGroup: SsoServices | undefined;
   const billingGroup = createBillingServices({
     ...infra,
     transact: (work) => committer.run(work),
     countEmails: sending.countEmails,
     memberCount: async (teamId) => (await platform.teams.members(teamId)).length,
-    setTeamPlan: (trx, teamId, planCode) => platform.teams.setPlanWithin(trx, teamId, planCode),
+    setTeamPlan: async (trx, teamId, planCode) => {
+      await platform.teams.setPlanWithin(trx, teamId, planCode);
+      await ssoGroup!.sso.planChanged(teamId, planCode, trx);
+    },
+    ssoConfigured: (teamId) => ssoGroup!.sso.isConfigured(teamId),
     teamExists: async (db, teamId) => Boolean(await db('teams').where({ id: teamId }).first('id')),
     usageTotal: (teamId, category, from, to) => platform.usage.total(teamId, category, from, to),
+    audit: platform.audit,
   });
   // GET /usage: the quotas' counters, the usage ledger and the plan's limits in one snapshot.
   const usageSnapshot = new UsageSnapshot({
@@ -261,6 +271,23 @@ export function createServices(infra: Infrastructure) {
           }
         : undefined,
   });
+  // Single sign-on per team: sessions from the accounts group; covered domains must be verified
+  // sending domains; password sign-in asks it whether an address must use its provider.
+  ssoGroup = createSsoServices({
+    ...infra,
+    sessions: accounts.userSessions,
+    findTeam: (teamId) =>
+      platform.teams.get(teamId).catch((err: unknown) => {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }),
+    verifiedDomains: async (teamId) =>
+      (await sending!.domains.repository.allForTeam(teamId))
+        .filter((domain) => domain.status === 'verified')
+        .map((domain) => domain.name.toLowerCase()),
+    audit: platform.audit,
+  });
+  accounts.accounts.requireSsoWith((email) => ssoGroup!.ssoSignIn.enforcedFor(email));
   // RFC 8460 TLS reports: the mta's result sink, and the daily reports; mailto: reports go
   // through the ordinary acceptance path as the operator's team, like account mail.
   const reportFrom = infra.config.tlsReports.mailFrom ?? mailFrom;
@@ -334,6 +361,7 @@ export function createServices(infra: Infrastructure) {
     ...automations,
     ...ai,
     ...billingGroup,
+    ...ssoGroup,
     shaping,
     usageSnapshot,
     contentAccess,

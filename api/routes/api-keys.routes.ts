@@ -5,6 +5,7 @@ import {
   renameApiKeySchema,
 } from '../../core/platform/api-keys/api-key.schemas.js';
 import { listEnvelope } from '../../core/shared/pagination/list-query.js';
+import { answeredId, auditEvent } from '../audit-events.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
 import { serializeApiKey } from '../serializers/api-key.serializer.js';
@@ -36,6 +37,12 @@ export const apiKeyRoutes = [
     body: createApiKeySchema,
     exampleBody: { name: 'Production' },
     responses: { 201: { description: 'Created', schema: z.object({ id: z.string(), token: z.string() }) } },
+    audit: ({ body }, result) =>
+      auditEvent('api_key.created', 'api_key', answeredId(result), {
+        name: body.name,
+        permission: body.permission ?? 'full_access',
+        domain_id: body.domain_id ?? null,
+      }),
     handler: async ({ body, caller, services }) => ({
       status: 201,
       body: await services.apiKeys.create(caller.team.id, body),
@@ -69,6 +76,7 @@ export const apiKeyRoutes = [
     exampleBody: { name: 'Renamed' },
     isolation: { param: 'api_key_id', resource: 'api_key' },
     responses: { 200: { description: 'Renamed', schema: z.object({ object: z.literal('api_key'), id: z.string() }) } },
+    audit: ({ params, body }) => auditEvent('api_key.renamed', 'api_key', params.api_key_id, { name: body.name }),
     handler: async ({ params, body, caller, services }) => {
       const key = await services.apiKeys.rename(caller.team.id, params.api_key_id, body.name);
       return { status: 200, body: { object: 'api_key', id: key.id } };
@@ -85,6 +93,7 @@ export const apiKeyRoutes = [
     params: keyParams,
     isolation: { param: 'api_key_id', resource: 'api_key' },
     responses: { 200: { description: 'Revoked', schema: deletedSchema('api_key') } },
+    audit: ({ params }) => auditEvent('api_key.revoked', 'api_key', params.api_key_id),
     handler: async ({ params, caller, services }) => {
       const key = await services.apiKeys.revoke(caller.team.id, params.api_key_id);
       return { status: 200, body: { object: 'api_key', id: key.id, deleted: true } };

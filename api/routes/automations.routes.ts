@@ -11,6 +11,7 @@ import { RUN_STATUSES } from '../../core/automations/runs/automation-run.types.j
 import { listEnvelope, pageQueryShape, withPageRules } from '../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema } from '../schemas.js';
+import { answeredId, auditEvent } from '../audit-events.js';
 
 /**
  * Automations (document 2, "Automations"): an identity plus immutable versions of the graph.
@@ -96,6 +97,10 @@ export const automationRoutes = [
     body: createAutomationSchema,
     exampleBody: welcome,
     responses: { 201: { description: 'Created', schema: ref } },
+    audit: ({ body }, result) =>
+      body.status === 'enabled'
+        ? auditEvent('automation.started', 'automation', answeredId(result), { name: body.name })
+        : null,
     handler: async ({ body, caller, services }) => {
       const automation = await services.automations.create(caller.team.id, body);
       return { status: 201, body: { object: 'automation', id: automation.id } };
@@ -147,6 +152,14 @@ export const automationRoutes = [
     body: updateAutomationSchema,
     exampleBody: { name: 'Welcome series (v2)', status: 'enabled' },
     responses: { 200: { description: 'Updated', schema: ref } },
+    audit: ({ params, body }) =>
+      body.status === undefined
+        ? null
+        : auditEvent(
+            body.status === 'enabled' ? 'automation.started' : 'automation.stopped',
+            'automation',
+            params.automation_id,
+          ),
     handler: async ({ params, body, caller, services }) => {
       const automation = await services.automations.update(caller.team.id, params.automation_id, body);
       return { status: 200, body: { object: 'automation', id: automation.id } };
@@ -184,6 +197,7 @@ export const automationRoutes = [
         schema: z.object({ object: z.literal('automation'), id: z.string(), status: z.literal('disabled') }),
       },
     },
+    audit: ({ params }) => auditEvent('automation.stopped', 'automation', params.automation_id),
     handler: async ({ params, caller, services }) => {
       const automation = await services.automations.stop(caller.team.id, params.automation_id);
       return { status: 200, body: { object: 'automation', id: automation.id, status: 'disabled' } };

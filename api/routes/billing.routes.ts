@@ -11,6 +11,7 @@ import {
   planChangeBodySchema,
   portalSessionSchema,
 } from './billing.schemas.js';
+import { auditEvent } from '../audit-events.js';
 
 export { billingSchema };
 
@@ -106,6 +107,11 @@ export const billingRoutes = [
     body: checkoutBodySchema,
     exampleBody: { plan_code: 'pro', return_url: 'https://app.example.com/billing' },
     responses: { 200: { description: 'The checkout session', schema: checkoutSessionSchema }, ...refusals },
+    audit: ({ body, caller }) =>
+      auditEvent('billing.checkout_started', 'team', caller.team.id, {
+        plan_code: body.plan_code ?? null,
+        addon_code: body.addon_code ?? null,
+      }),
     handler: async ({ body, caller, services }) => ({
       status: 200,
       body: await services.paidBilling.checkout(caller, body),
@@ -118,6 +124,7 @@ export const billingRoutes = [
     operationId: 'createBillingPortalSession',
     summary: "A session of the payment provider's billing portal (payment method, invoices, cancellation)",
     responses: { 200: { description: 'The portal session', schema: portalSessionSchema }, 503: refusals[503] },
+    audit: ({ caller }) => auditEvent('billing.portal_opened', 'team', caller.team.id),
     handler: async ({ caller, services }) => ({ status: 200, body: await services.paidBilling.portal(caller) }),
   }),
   defineRoute({
@@ -130,6 +137,11 @@ export const billingRoutes = [
     body: planChangeBodySchema,
     exampleBody: { plan_code: 'scale' },
     responses: { 200: { description: 'The billing object after the change', schema: billingSchema }, ...refusals },
+    audit: ({ body, caller }) =>
+      auditEvent('billing.plan_changed', 'team', caller.team.id, {
+        plan_code: body.plan_code,
+        previous_plan_code: caller.team.plan.code,
+      }),
     handler: async ({ body, caller, services }) => {
       await services.paidBilling.changePlan(caller, body.plan_code);
       return { status: 200, body: await services.billing.get(await services.teams.get(caller.team.id)) };
@@ -144,6 +156,11 @@ export const billingRoutes = [
     body: addonBodySchema,
     exampleBody: { addon_code: 'inbox_seat', quantity: 2 },
     responses: { 200: { description: 'The billing object after the purchase', schema: billingSchema }, ...refusals },
+    audit: ({ body, caller }) =>
+      auditEvent('billing.addon_added', 'team', caller.team.id, {
+        addon_code: body.addon_code,
+        quantity: body.quantity ?? null,
+      }),
     handler: async ({ body, caller, services }) => {
       await services.paidBilling.addAddon(caller, body);
       return { status: 200, body: await services.billing.get(await services.teams.get(caller.team.id)) };

@@ -3,6 +3,7 @@ import { defineRoute } from '../route.js';
 import { domainDetail } from './domain-shapes.js';
 import { uuidParam } from '../schemas.js';
 import { serializeDomain } from '../serializers/domain.serializer.js';
+import { auditEvent } from '../audit-events.js';
 
 /**
  * Auto-configure (issue 23): the appliance publishes the domain's records in the operator's own
@@ -23,6 +24,7 @@ export const domainAutoConfigureRoutes = [
     responses: {
       200: { description: 'Published and checked; the domain is managed from now on', schema: domainDetail },
     },
+    audit: ({ params }) => auditEvent('domain.auto_configured', 'domain', params.domain_id),
     handler: async ({ params, caller, services }) => ({
       status: 200,
       body: serializeDomain(await services.domainAutoConfigure.autoConfigure(caller.team.id, params.domain_id)),

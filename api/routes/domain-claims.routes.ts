@@ -5,6 +5,7 @@ import { publicDomainClaim } from '../../core/sending/domains/claims/domain-clai
 import { REGIONS } from '../../core/platform/teams/team.types.js';
 import { defineRoute } from '../route.js';
 import { uuidParam } from '../schemas.js';
+import { auditEvent } from '../audit-events.js';
 
 /** Claims on a domain name another team verified: the `resend` SDK's domains.claims.* calls. */
 const tag = 'domains';
@@ -39,6 +40,12 @@ export const domainClaimRoutes = [
       201: { description: 'Claim started, with a placeholder domain holding fresh DKIM keys', schema: claimSchema },
       200: { description: 'An identical claim was already running: returned unchanged', schema: claimSchema },
     },
+    // 200 answers a claim already running: nothing new happened.
+    audit: (_ctx, result) => {
+      if (result.status !== 201) return null;
+      const claim = result.body as { id: string; domain_id: string; name: string };
+      return auditEvent('domain.claim_started', 'domain', claim.domain_id, { name: claim.name, claim_id: claim.id });
+    },
     handler: async ({ body, caller, services }) => {
       const { claim, created } = await services.domainClaims.create(caller.team, body);
       return { status: created ? 201 : 200, body: publicDomainClaim(claim) };
@@ -71,6 +78,7 @@ export const domainClaimRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Check requested; the claim as it stands', schema: claimSchema } },
+    audit: ({ params }) => auditEvent('domain.claim_verification_requested', 'domain', params.domain_id),
     handler: async ({ params, caller, services }) => ({
       status: 200,
       body: publicDomainClaim(await services.domainClaims.verify(caller.team.id, params.domain_id)),

@@ -10,6 +10,7 @@ import { domainDetail, domainItem } from './domain-shapes.js';
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema, uuidParam } from '../schemas.js';
 import { serializeDomain, serializeDomainItem } from '../serializers/domain.serializer.js';
+import { answeredId, auditEvent } from '../audit-events.js';
 
 const tag = 'domains';
 const params = z.object({ domain_id: uuidParam('Domain id') });
@@ -28,6 +29,7 @@ export const domainRoutes = [
     body: createDomainSchema,
     exampleBody: { name: 'mail.example.com' },
     responses: { 201: { description: 'Created (status not_started)', schema: domainDetail } },
+    audit: ({ body }, result) => auditEvent('domain.created', 'domain', answeredId(result), { name: body.name }),
     handler: async ({ body, caller, services }) => ({
       status: 201,
       body: serializeDomain(await services.domains.create(caller.team, body)),
@@ -77,6 +79,8 @@ export const domainRoutes = [
     body: updateDomainSchema,
     exampleBody: { open_tracking: true },
     responses: { 200: { description: 'Updated', schema: ref } },
+    audit: ({ params, body }) =>
+      auditEvent('domain.updated', 'domain', params.domain_id, { changed: Object.keys(body) }),
     handler: async ({ params, body, caller, services }) => {
       const view = await services.domains.update(caller.team.id, params.domain_id, body);
       return { status: 200, body: { object: 'domain', id: view.domain.id } };
@@ -93,6 +97,7 @@ export const domainRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Deleted', schema: deletedSchema('domain') } },
+    audit: ({ params }) => auditEvent('domain.deleted', 'domain', params.domain_id),
     handler: async ({ params, caller, services }) => {
       const domain = await services.domains.remove(caller.team.id, params.domain_id);
       return { status: 200, body: { object: 'domain', id: domain.id, deleted: true } };
@@ -109,6 +114,7 @@ export const domainRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Checked', schema: ref } },
+    audit: ({ params }) => auditEvent('domain.verification_requested', 'domain', params.domain_id),
     handler: async ({ params, caller, services }) => {
       const view = await services.domainVerification.verify(caller.team.id, params.domain_id);
       return { status: 200, body: { object: 'domain', id: view.domain.id } };
@@ -127,6 +133,8 @@ export const domainRoutes = [
     body: rotateDkimSchema,
     exampleBody: { algorithm: 'rsa' },
     responses: { 200: { description: 'The domain with the new key among its records', schema: domainDetail } },
+    audit: ({ params, body }) =>
+      auditEvent('domain.dkim_rotated', 'domain', params.domain_id, { algorithm: body.algorithm ?? null }),
     handler: async ({ params, body, caller, services }) => ({
       status: 200,
       body: serializeDomain(await services.domains.rotateDkim(caller.team.id, params.domain_id, body.algorithm)),

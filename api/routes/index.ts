@@ -20,6 +20,8 @@ import { emailActivityRoutes } from './emails/activity.routes.js';
 import { aiRoutes } from './ai.routes.js';
 import { inboxRoutes } from './inboxes/index.js';
 import { logRoutes } from './logs.routes.js';
+import { auditLogRoutes } from './audit-logs.routes.js';
+import { teamMemberRoutes } from './team-members.routes.js';
 import { mcpRoutes } from '../mcp/mcp.routes.js';
 import { oauthRoutes } from './oauth/index.js';
 import { receivingRoutes } from './receiving.routes.js';
@@ -28,6 +30,7 @@ import { operationRoutes } from './operations.routes.js';
 import { pageRoutes } from './pages.routes.js';
 import { emailSharePageRoutes } from './email-share-pages.routes.js';
 import { teamRoutes } from './team.routes.js';
+import { ssoRoutes } from './sso/index.js';
 import { templateRoutes } from './templates.routes.js';
 import { templateVersionRoutes } from './template-versions.routes.js';
 import { trackingRoutes } from './tracking.routes.js';
@@ -55,7 +58,10 @@ export function apiRoutes(version: string, extra: RouteDef[] = []): RouteDef[] {
     ...aiRoutes,
     ...suppressionRoutes,
     ...logRoutes,
+    ...auditLogRoutes,
+    ...teamMemberRoutes,
     ...teamRoutes,
+    ...ssoRoutes,
     ...billingRoutes,
     ...usageRoutes,
     ...templateRoutes,

@@ -9,6 +9,7 @@ import {
 import { defineRoute } from '../route.js';
 import { deletedSchema, listSchema } from '../schemas.js';
 import { serializeSuppression, serializeSuppressionItem } from '../serializers/suppression.serializer.js';
+import { answeredId, auditEvent } from '../audit-events.js';
 
 const tag = 'suppressions';
 const params = z.object({ suppression: z.string().min(1).max(320).describe('Suppression id or e-mail address') });
@@ -35,6 +36,8 @@ export const suppressionRoutes = [
     body: addSuppressionSchema,
     exampleBody: { email: 'someone@example.com' },
     responses: { 201: { description: 'Suppressed (an address already on the list keeps its entry)', schema: ref } },
+    audit: ({ body }, result) =>
+      auditEvent('suppression.added', 'suppression', answeredId(result), { email: body.email }),
     handler: async ({ body, caller, services }) => {
       const s = await services.suppressions.add(caller.team.id, body.email);
       return { status: 201, body: { object: 'suppression', id: s.id } };
@@ -84,6 +87,8 @@ export const suppressionRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Removed', schema: deletedSchema('suppression') } },
+    audit: ({ params }, result) =>
+      auditEvent('suppression.removed', 'suppression', answeredId(result), { suppression: params.suppression }),
     handler: async ({ params, caller, services }) => {
       const s = await services.suppressions.remove(caller.team.id, params.suppression);
       return { status: 200, body: { object: 'suppression', id: s.id, deleted: true } };
@@ -100,6 +105,8 @@ export const suppressionRoutes = [
     body: batchAddSchema,
     exampleBody: { emails: ['a@example.com', 'b@example.com'] },
     responses: { 201: { description: 'One entry per address', schema: z.object({ data: z.array(ref) }) } },
+    audit: ({ body }) =>
+      auditEvent('suppression.batch_added', 'suppression', null, { count: body.emails.length, emails: body.emails }),
     handler: async ({ body, caller, services }) => {
       const added = await services.suppressions.addMany(caller.team.id, body.emails);
       return { status: 201, body: { data: added.map((s) => ({ object: 'suppression', id: s.id })) } };
@@ -118,6 +125,10 @@ export const suppressionRoutes = [
     responses: {
       200: { description: 'The entries removed', schema: z.object({ data: z.array(deletedSchema('suppression')) }) },
     },
+    audit: (_ctx, result) =>
+      auditEvent('suppression.batch_removed', 'suppression', null, {
+        count: (result.body as { data: unknown[] }).data.length,
+      }),
     handler: async ({ body, caller, services }) => {
       const removed = await services.suppressions.removeBatch(caller.team.id, body);
       return { status: 200, body: { data: removed.map((s) => ({ object: 'suppression', id: s.id, deleted: true })) } };

@@ -7,6 +7,7 @@ import {
 } from '../../core/platform/teams/team.schemas.js';
 import { defineRoute } from '../route.js';
 import { serializeMember, serializeTeam } from '../serializers/team.serializer.js';
+import { auditEvent } from '../audit-events.js';
 
 const teamSchema = z
   .object({ object: z.literal('team'), id: z.string(), name: z.string(), slug: z.string() })
@@ -25,7 +26,10 @@ export const teamRoutes = [
     permission: 'full_access',
     scope: 'team:read',
     responses: { 200: { description: 'The team', schema: teamSchema } },
-    handler: async ({ caller }) => ({ status: 200, body: serializeTeam(caller.team) }),
+    handler: async ({ caller, services }) => ({
+      status: 200,
+      body: serializeTeam(caller.team, await services.sso.summary(caller.team.id)),
+    }),
   }),
   defineRoute({
     method: 'PATCH',
@@ -38,12 +42,13 @@ export const teamRoutes = [
     body: updateTeamBody,
     exampleBody: { name: 'Acme' },
     responses: { 200: { description: 'The updated team', schema: teamSchema } },
+    audit: ({ body, caller }) => auditEvent('team.updated', 'team', caller.team.id, { changed: Object.keys(body) }),
     handler: async ({ body, caller, services }) => {
       const { postal_address: postal, ...rest } = body;
       const input: UpdateTeamInput =
         postal === undefined ? rest : { ...rest, postal_address: parsePostalAddress(postal) };
       const team = await services.teams.update(caller.team, input, caller);
-      return { status: 200, body: serializeTeam(team) };
+      return { status: 200, body: serializeTeam(team, await services.sso.summary(team.id)) };
     },
   }),
   defineRoute({
@@ -88,6 +93,10 @@ export const teamRoutes = [
         }),
       },
     },
+    audit: ({ caller }, result) =>
+      auditEvent('team.brand_asset_uploaded', 'team', caller.team.id, {
+        url: (result.body as { url?: string }).url ?? null,
+      }),
     handler: async ({ body, caller, services }) => ({
       status: 201,
       body: await services.brandAssets.upload(caller.team.id, body.content),

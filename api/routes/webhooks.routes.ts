@@ -16,6 +16,7 @@ import {
   serializeWebhookEventItem,
 } from '../serializers/webhook-event.serializer.js';
 import { serializeSigningSecret, serializeWebhook, serializeWebhookItem } from '../serializers/webhook.serializer.js';
+import { answeredId, auditEvent } from '../audit-events.js';
 
 /** Webhook endpoints, their signing secrets, and what was sent to them: the SDK's `webhooks.*` calls. */
 const tag = 'webhooks';
@@ -74,6 +75,8 @@ const endpointRoutes = [
     body: createWebhookSchema,
     exampleBody: { endpoint: 'https://example.com/webhooks', events: ['email.delivered', 'email.bounced'] },
     responses: { 201: { description: 'Created (status enabled)', schema: ref.extend({ signing_secret: z.string() }) } },
+    audit: ({ body }, result) =>
+      auditEvent('webhook.created', 'webhook', answeredId(result), { endpoint: body.endpoint, events: body.events }),
     handler: async ({ body, caller, services }) => {
       const { endpoint, secret } = await services.webhooks.create(caller.team, body);
       return { status: 201, body: { object: 'webhook', id: endpoint.id, signing_secret: secret } };
@@ -116,6 +119,8 @@ const endpointRoutes = [
     body: updateWebhookSchema,
     exampleBody: { events: ['email.delivered'] },
     responses: { 200: { description: 'Updated', schema: ref } },
+    audit: ({ params, body }) =>
+      auditEvent('webhook.updated', 'webhook', params.webhook_id, { changed: Object.keys(body) }),
     handler: async ({ params, body, caller, services }) => {
       const endpoint = await services.webhooks.update(caller.team.id, params.webhook_id, body);
       return { status: 200, body: { object: 'webhook', id: endpoint.id } };
@@ -129,6 +134,7 @@ const endpointRoutes = [
     summary: 'Delete a webhook endpoint and its delivery log',
     params,
     responses: { 200: { description: 'Deleted', schema: deletedSchema('webhook') } },
+    audit: ({ params }) => auditEvent('webhook.deleted', 'webhook', params.webhook_id),
     handler: async ({ params, caller, services }) => {
       const endpoint = await services.webhooks.remove(caller.team.id, params.webhook_id);
       return { status: 200, body: { object: 'webhook', id: endpoint.id, deleted: true } };
@@ -155,6 +161,7 @@ const endpointRoutes = [
     summary: 'Rotate the signing secret; the previous one keeps signing during the grace period',
     params,
     responses: { 200: { description: 'The new secret', schema: secret } },
+    audit: ({ params }) => auditEvent('webhook.secret_rotated', 'webhook', params.webhook_id),
     handler: async ({ params, caller, services }) => ({
       status: 200,
       body: serializeSigningSecret(await services.webhooks.rotateSecret(caller.team.id, params.webhook_id)),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { serializeApiKey } from '../../api/serializers/api-key.serializer.js';
 import { serializeTeam } from '../../api/serializers/team.serializer.js';
+import { auditCli } from '../cli-audit.js';
 import { printJson } from '../output.js';
 import { withRuntime } from './admin.command.js';
 
@@ -28,13 +29,25 @@ export function registerTeamCommands(program: Command): void {
           );
           return { created, key };
         });
+        await auditCli(
+          services,
+          created.id,
+          'team.created',
+          { type: 'team', id: created.id },
+          {
+            name: created.name,
+            plan: options.plan,
+          },
+        );
         printJson({ team: serializeTeam(created), api_key: { id: key.id, token: key.token } });
       }),
     );
   team
     .command('list')
     .description('list every team')
-    .action(() => withRuntime(async ({ services }) => printJson((await services.teams.list()).map(serializeTeam))));
+    .action(() =>
+      withRuntime(async ({ services }) => printJson((await services.teams.list()).map((team) => serializeTeam(team)))),
+    );
   team
     .command('set-plan')
     .description(
@@ -43,7 +56,13 @@ export function registerTeamCommands(program: Command): void {
     .requiredOption('--team <id>', 'team id')
     .requiredOption('--plan <code>', 'plan code (free, pro, scale, unlimited)')
     .action((o: { team: string; plan: string }) =>
-      withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setPlan(o.team, o.plan)))),
+      withRuntime(async ({ services }) => {
+        const team = await services.teams.setPlan(o.team, o.plan);
+        await auditCli(services, team.id, 'team.operator_updated', { type: 'team', id: team.id }, { plan: o.plan });
+        // A plan without single sign-on takes it out of use, as a subscription change does.
+        await services.sso.planChanged(team.id, team.plan.code);
+        printJson(serializeTeam(team, await services.sso.summary(team.id)));
+      }),
     );
   team
     .command('set-risk')
@@ -51,7 +70,12 @@ export function registerTeamCommands(program: Command): void {
     .requiredOption('--team <id>', 'team id')
     .requiredOption('--state <state>', 'normal or suspended')
     .action((o: { team: string; state: string }) =>
-      withRuntime(async ({ services }) => printJson(serializeTeam(await services.teams.setRiskState(o.team, o.state)))),
+      withRuntime(async ({ services }) => {
+        const team = await services.teams.setRiskState(o.team, o.state);
+        const action = team.riskState === 'suspended' ? 'team.suspended' : 'team.resumed';
+        await auditCli(services, team.id, action, { type: 'team', id: team.id });
+        printJson(serializeTeam(team, await services.sso.summary(team.id)));
+      }),
     );
   team
     .command('set-tier')
@@ -61,9 +85,17 @@ export function registerTeamCommands(program: Command): void {
     .requiredOption('--team <id>', 'team id')
     .requiredOption('--tier <n>', '0 new, 1 verified, 2 paid, 3 trusted')
     .action((o: { team: string; tier: string }) =>
-      withRuntime(async ({ services }) =>
-        printJson(serializeTeam(await services.teams.setTier(o.team, Number(o.tier)))),
-      ),
+      withRuntime(async ({ services }) => {
+        const team = await services.teams.setTier(o.team, Number(o.tier));
+        await auditCli(
+          services,
+          team.id,
+          'team.operator_updated',
+          { type: 'team', id: team.id },
+          { tier: team.sendingTier },
+        );
+        printJson(serializeTeam(team, await services.sso.summary(team.id)));
+      }),
     );
 
   const key = program.command('key').description('API keys');
@@ -83,7 +115,15 @@ export function registerTeamCommands(program: Command): void {
               ? 'full_access'
               : undefined;
         if (!permission) throw new Error('--permission must be full_access or sending_access');
-        printJson({ api_key: await services.apiKeys.create(o.team, { name: o.name, permission }) });
+        const created = await services.apiKeys.create(o.team, { name: o.name, permission });
+        await auditCli(
+          services,
+          o.team,
+          'api_key.created',
+          { type: 'api_key', id: created.id },
+          { name: o.name, permission },
+        );
+        printJson({ api_key: created });
       }),
     );
   for (const [name, suspended] of [
@@ -100,9 +140,12 @@ export function registerTeamCommands(program: Command): void {
       .requiredOption('--team <id>', 'team id')
       .requiredOption('--key <id>', 'API key id')
       .action((o: { team: string; key: string }) =>
-        withRuntime(async ({ services }) =>
-          printJson(serializeApiKey(await services.apiKeys.setSuspended(o.team, o.key, suspended))),
-        ),
+        withRuntime(async ({ services }) => {
+          const key = await services.apiKeys.setSuspended(o.team, o.key, suspended);
+          const action = suspended ? 'api_key.suspended' : 'api_key.unsuspended';
+          await auditCli(services, o.team, action, { type: 'api_key', id: o.key });
+          printJson(serializeApiKey(key));
+        }),
       );
   }
 }

@@ -22,6 +22,6 @@ export function sessionAsCaller(session: SessionCaller): Caller {
       lastUsedRequestLogId: null,
     },
     scopes: null,
-    member: { userId: session.user.id, role },
+    member: { userId: session.user.id, role, email: session.user.email },
   };
 }

@@ -7,9 +7,12 @@ import type { OAuthTokenService } from './oauth-token.service.js';
 /** The person answering: who they are and their role in the team the app would act in. */
 export type Consenter = { userId: string; teamId: string; role: TeamMember['role'] | null };
 
+/** What an approval connected, for the team's audit log. */
+export type ApprovedGrant = { grantId: string; clientId: string; clientName: string; scopes: string[] };
+
 export type ConsentOutcome =
   /** Back to the client: with code and state, or with error=access_denied and state. */
-  | { kind: 'redirect'; location: string }
+  | { kind: 'redirect'; location: string; granted?: ApprovedGrant }
   /** Expired, unknown or already answered: nothing to redirect to safely. */
   | { kind: 'gone' }
   /** The client was deleted (or its redirect URI removed) since the request: never redirect. */
@@ -36,12 +39,16 @@ export class OAuthConsentService {
     if (!request) return { kind: 'gone' };
     if (!approve) return refusal(request);
     try {
-      const { code } = await this.deps.tokens.issueCode({
+      const { code, grantId } = await this.deps.tokens.issueCode({
         ...{ clientId: request.clientId, teamId: consenter.teamId, userId: consenter.userId },
         ...{ scopes: request.scopes, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge },
         resource: request.resource,
       });
-      return { kind: 'redirect', location: redirectWith(request.redirectUri, { code, state: request.state }) };
+      return {
+        kind: 'redirect',
+        location: redirectWith(request.redirectUri, { code, state: request.state }),
+        granted: { grantId, clientId: request.clientId, clientName: request.clientName, scopes: request.scopes },
+      };
     } catch (err) {
       if (err instanceof OAuthError) return { kind: 'client_gone', description: err.description };
       throw err;

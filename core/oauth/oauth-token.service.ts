@@ -272,6 +272,7 @@ export class OAuthTokenService {
         ...{ lastUsedAt: grant.lastUsedAt, lastUsedRequestLogId: null },
       },
       scopes: row.scopes,
+      oauth: { clientId: grant.clientId },
     };
   }
 

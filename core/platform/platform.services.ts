@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Config } from '../../lib/config/config.schema.js';
 import type { KeyValueStore } from '../../lib/kv/kv.js';
 import type { UnitsOfWork } from '../../db/unit-of-work.js';
+import { AuditLogService } from './audit/audit-log.service.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BrandAssetService } from './brand-assets/brand-asset.service.js';
 import { ReadinessService } from './health/readiness.service.js';
@@ -13,6 +14,7 @@ import { IdempotencyService } from './idempotency/idempotency.service.js';
 import { ProcessLease } from './leases/process-lease.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { RequestLogService } from './request-logs/request-log.service.js';
+import { TeamMembersService } from './teams/team-members.service.js';
 import { TeamService } from './teams/team.service.js';
 import { UsageLedger } from './usage/usage-ledger.js';
 
@@ -43,6 +45,8 @@ export function createPlatformServices(infra: PlatformInfrastructure) {
     teams: new TeamService({ knex, clock, aiConfigured: config.ai.provider !== 'none' }),
     apiKeys: new ApiKeyService({ knex, clock, findVerifiedDomain: infra.findVerifiedDomain, cache: lookupCache }),
     requestLogs: new RequestLogService({ knex, clock, units: infra.units }),
+    audit: new AuditLogService({ knex, clock }),
+    teamMembers: new TeamMembersService({ knex }),
     idempotency: new IdempotencyService({ knex, clock, lease: processLease }),
     rateLimiter: new RateLimiter(infra.kv, config.api.rateLimitPerSecond),
     brandAssets: new BrandAssetService({ knex, clock, blobs: infra.blobs, publicUrl: infra.publicUrl }),

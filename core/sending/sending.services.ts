@@ -1,3 +1,4 @@
+import type { AuditRecorder } from '../platform/audit/audit-log.service.js';
 import { readFileSync } from 'node:fs';
 import type { Knex } from 'knex';
 import type { LookupCache } from '../../lib/cache/lookup-cache.js';
@@ -49,6 +50,8 @@ export type SendingInfrastructure = {
   teams: TeamService;
   /** Accepted emails are recorded in the usage ledger in their own transaction. */
   usage: UsageLedger;
+  /** Domain verification and claims record what DNS decided in the teams' audit logs. */
+  audit: AuditRecorder;
 };
 
 /** Names the appliance answers as: no team may add them or a name under them. */
@@ -87,6 +90,7 @@ export function createSendingServices(infra: SendingInfrastructure) {
     targets,
     events,
     domains,
+    audit: infra.audit,
     dns: config.dns,
   });
   domains.attachManagedZone(domainAutoConfigure);
@@ -168,9 +172,20 @@ export function createSendingServices(infra: SendingInfrastructure) {
     domainAutoConfigure,
     /** The safe fetch of attachments given by URL (inbox drafts store such files too). */
     fetchAttachment,
-    domainVerification: new DomainVerificationService({ knex, clock, lookup, targets, events, domains }),
+    domainVerification: new DomainVerificationService({
+      knex,
+      clock,
+      lookup,
+      targets,
+      events,
+      domains,
+      audit: infra.audit,
+    }),
     domainClaims,
-    domainClaimChecks: new DomainClaimChecks({ knex, clock, lookup, events, domains, cache: infra.lookupCache }),
+    domainClaimChecks: new DomainClaimChecks({
+      ...{ knex, clock, lookup, events, domains },
+      ...{ cache: infra.lookupCache, audit: infra.audit },
+    }),
     simulatorDomain,
   };
 }

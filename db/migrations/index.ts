@@ -90,6 +90,11 @@ import { indexPropertyValuesForSegments } from './20261128-0302-index-property-v
 import { createInboxes } from './20261129-0304-create-inboxes.js';
 import { createSpoolCopies } from './20261129-0305-create-spool-copies.js';
 import { addJobLeaseLastTick } from './20261129-0306-add-job-lease-last-tick.js';
+import { createSsoConfigurations } from './20261129-0310-create-sso-configurations.js';
+import { createSsoDomains } from './20261129-0311-create-sso-domains.js';
+import { createSsoFlows } from './20261129-0312-create-sso-flows.js';
+import { createSsoSignIns } from './20261129-0313-create-sso-sign-ins.js';
+import { createAuditLogEntries } from './20261129-0320-create-audit-log-entries.js';
 import { indexReceivedRawBlob } from './20261129-0303-index-received-raw-blob.js';
 import { createDmarcReports } from './20261128-0220-create-dmarc-reports.js';
 import { createDeliverabilityActions } from './20261128-0200-create-deliverability-actions.js';
@@ -196,4 +201,9 @@ export const migrations: Migration[] = [
   createInboxes,
   createSpoolCopies,
   addJobLeaseLastTick,
+  createSsoConfigurations,
+  createSsoDomains,
+  createSsoFlows,
+  createSsoSignIns,
+  createAuditLogEntries,
 ];

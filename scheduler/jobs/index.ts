@@ -5,6 +5,7 @@ import { dispatchScheduledJob } from './dispatch-scheduled.job.js';
 import { fanOutBroadcastsJob } from './fan-out-broadcasts.job.js';
 import { foldPropertyValuesJob } from './fold-property-values.job.js';
 import { purgeAccountSessionsJob } from './purge-account-sessions.job.js';
+import { purgeSsoRecordsJob } from './purge-sso-records.job.js';
 import { purgeEmailShareLinksJob } from './purge-email-share-links.job.js';
 import { purgeInboxesJob } from './purge-inboxes.job.js';
 import { purgeBillingRecordsJob } from './purge-billing-records.job.js';
@@ -12,6 +13,7 @@ import { purgeUsageRecordsJob } from './purge-usage-records.job.js';
 import { purgeTlsReportsJob } from './purge-tls-reports.job.js';
 import { sendTlsReportsJob } from './send-tls-reports.job.js';
 import { reportBillingOverageJob } from './report-billing-overage.job.js';
+import { purgeAuditLogJob } from './purge-audit-log.job.js';
 import { purgeAiDiagnosesJob } from './purge-ai-diagnoses.job.js';
 import { purgeDmarcReportsJob } from './purge-dmarc-reports.job.js';
 import { purgeConsentRecordsJob } from './purge-consent-records.job.js';
@@ -55,6 +57,7 @@ export const jobs: Job[] = [
   purgeConsentRecordsJob,
   purgeContactImportFilesJob,
   purgeAccountSessionsJob,
+  purgeSsoRecordsJob,
   purgeOAuthTokensJob,
   reportBillingOverageJob,
   purgeBillingRecordsJob,
@@ -62,4 +65,5 @@ export const jobs: Job[] = [
   sendTlsReportsJob,
   purgeTlsReportsJob,
   purgeDeliverabilityActionsJob,
+  purgeAuditLogJob,
 ];

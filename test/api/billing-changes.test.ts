@@ -3,6 +3,7 @@ import { billingSchema, invoiceListSchema } from '../../api/routes/billing.schem
 import { INVOICE_CACHE_MS } from '../../core/platform/billing/invoice-cache.js';
 import { PRICES, startBillingApp } from '../helpers/billing-app.js';
 import { movableClock } from '../helpers/clock.js';
+import { expectEntry } from '../helpers/audit-entries.js';
 import { errorShape, request } from '../helpers/http.js';
 
 /**
@@ -33,6 +34,20 @@ t.test('plan change: the plan item moves to the new price; the team plan follows
   // Stripe's own announcement of the change, delivered afterwards, agrees.
   for (const event of stripe.takeEvents()) t.equal((await stripe.deliver(billing.webhookUrl, event)).status, 200);
   t.equal(await teamPlan(team.token), 'scale');
+  // The audit log: the checkout and the change by the key, Stripe's changes by the appliance.
+  await expectEntry(t, app, team.token, 'billing.checkout_started', {
+    metadata: { plan_code: 'pro', addon_code: null },
+  });
+  await expectEntry(t, app, team.token, 'billing.plan_changed', {
+    actor: { type: 'api_key', id: team.keyId },
+    resource: { type: 'team', id: team.teamId },
+    metadata: { plan_code: 'scale', previous_plan_code: 'pro' },
+  });
+  await expectEntry(t, app, team.token, 'billing.subscription_synced', {
+    actor: { type: 'system', id: null },
+    resource: { type: 'subscription', id: subscription.id },
+    metadata: { provider: 'stripe', status: 'active', plan_code: 'scale' },
+  });
 
   t.match(
     errorShape(t, await post(team.token, '/billing/plan', { plan_code: 'scale' }), 422, 'validation_error').message,
@@ -83,6 +98,9 @@ t.test('add-ons: a new item, then more seats; storage once', async (t) => {
   t.match(more.body, { inbox_seats: { quantity: 3 } });
   t.same(stripe.requestsTo(`/v1/subscriptions/${subscription.id}`, 'POST').at(-1)!.body, {
     items: [{ id: seatItem.id, quantity: '3' }],
+  });
+  await expectEntry(t, app, team.token, 'billing.addon_added', {
+    metadata: { addon_code: 'inbox_seat', quantity: null },
   });
   const storage = await post(team.token, '/billing/addons', { addon_code: 'inbox_storage_100gb' });
   t.match(storage.body, {

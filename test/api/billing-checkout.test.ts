@@ -1,6 +1,7 @@
 import t from 'tap';
 import { checkoutSessionSchema, portalSessionSchema } from '../../api/routes/billing.schemas.js';
 import { startBillingApp, PRICES } from '../helpers/billing-app.js';
+import { expectEntry } from '../helpers/audit-entries.js';
 import { errorShape, request } from '../helpers/http.js';
 
 /**
@@ -206,6 +207,11 @@ t.test('the portal: a session for the team customer, back to the dashboard', asy
   t.equal(res.status, 200);
   t.ok(portalSessionSchema.safeParse(res.body).success, 'matches the documented schema');
   t.match(res.body, { object: 'portal_session', url: `${stripe.url}/portal/bps_` });
+  await expectEntry(t, app, team.token, 'billing.portal_opened', { resource: { type: 'team', id: team.teamId } });
+  t.notOk(
+    JSON.stringify(await app.runtime.db.knex('audit_log_entries').where({ team_id: team.teamId })).includes('bps_'),
+    'the portal URL (a bearer link) is not recorded',
+  );
   const row = await customerRow(team.teamId);
   t.ok(row, 'a team with no customer yet gets one');
   t.match(stripe.requestsTo('/v1/billing_portal/sessions', 'POST').at(-1)!.body, {

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { movableClock } from '../helpers/clock.js';
 import { TestDnsServer } from '../helpers/dns-server.js';
+import { expectEntry } from '../helpers/audit-entries.js';
 import { errorShape, request } from '../helpers/http.js';
 import { startTestApp } from '../helpers/test-app.js';
 import { addVerifiedDomain } from '../helpers/verified-domain.js';
@@ -138,6 +139,29 @@ t.test('a claim that completes: the name moves, nothing of the old owner comes w
   t.equal((await request(app.url, `/domains/${body.domain_id}`, { token: claimer.token })).body.status, 'verified');
   await app.runtime.services.teams.setTier(claimer.teamId, 2);
   t.equal((await send(claimer.token, 'moving.test')).status, 200, 'the claimer sends from the name');
+
+  // The audit logs of both teams: who started the claim, and the appliance's move and verification.
+  const system = { type: 'system', id: null, name: 'Mailroom' };
+  await expectEntry(t, app, claimer.token, 'domain.claim_started', {
+    resource: { type: 'domain', id: body.domain_id },
+    actor: { type: 'api_key', id: claimer.keyId },
+    metadata: { name: 'moving.test' },
+  });
+  await expectEntry(t, app, claimer.token, 'domain.claim_verification_requested', {
+    resource: { type: 'domain', id: body.domain_id },
+  });
+  await expectEntry(t, app, claimer.token, 'domain.claimed', { resource: { id: body.domain_id }, actor: system });
+  await expectEntry(t, app, old.token, 'domain.claimed_away', {
+    resource: { type: 'domain', id: old.domainId },
+    actor: system,
+    metadata: { name: 'moving.test', revoked_api_keys: 1 },
+  });
+  await expectEntry(t, app, claimer.token, 'domain.verification_requested', { resource: { id: body.domain_id } });
+  await expectEntry(t, app, claimer.token, 'domain.verified', {
+    resource: { type: 'domain', id: body.domain_id },
+    actor: system,
+    metadata: { name: 'moving.test', status: 'verified' },
+  });
 });
 
 t.test('a claim never verified expires after 7 days; a new one reuses the placeholder', async (t) => {

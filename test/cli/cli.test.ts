@@ -80,6 +80,20 @@ t.test('team create prints a key that works with curl and with the resend SDK ag
   );
   const restricted = await run('curl', ['-s', '-H', `Authorization: Bearer ${sending.api_key.token}`, `${url}/team`]);
   t.equal(JSON.parse(restricted.stdout).name, 'restricted_api_key');
+  // The operator's commands are in the team's audit log, named by the shell account.
+  const audit = await run('curl', ['-s', '-H', `Authorization: Bearer ${created.api_key.token}`, `${url}/audit-logs`]);
+  const entries = JSON.parse(audit.stdout).data as Array<{ action: string; actor: { type: string; name: string } }>;
+  t.same(
+    entries.map((e) => [e.action, e.actor.type]),
+    [
+      ['api_key.created', 'operator'],
+      ['api_key.revoked', 'api_key'],
+      ['api_key.created', 'api_key'],
+      ['team.created', 'operator'],
+    ],
+    'the CLI commands as the operator, the SDK calls as the key',
+  );
+  t.match(entries[0]!.actor.name, /^mailroom CLI \(.+\)$/);
 
   await mailroom(['team', 'set-risk', '--team', created.team.id, '--state', 'suspended']);
   // Another process changed the team: the server may keep its cached row for api.lookupCacheMs (1 s).

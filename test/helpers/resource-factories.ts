@@ -67,6 +67,18 @@ export const resourceFactories: Record<
       })
     ).body.id;
   },
+  audit_log: async (app, team) =>
+    app.runtime.services.audit.record({
+      teamId: team.teamId,
+      actor: { type: 'system', id: null, name: 'Mailroom' },
+      action: 'team.updated',
+      resource: { type: 'team', id: team.teamId },
+    }),
+  team_member: async (app, team) => {
+    const email = `victim-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    await app.runtime.services.accounts.createByOperator({ email, teamId: team.teamId, role: 'member' });
+    return (await app.runtime.services.teams.members(team.teamId)).find((member) => member.email === email)!.id;
+  },
   log: async (app, team) => {
     await request(app.url, '/team', { token: team.token });
     return (await request(app.url, '/logs?limit=1', { token: team.token })).body.data[0].id;

@@ -1,3 +1,4 @@
+import { adminAuditLogRoutes } from './audit-logs.routes.js';
 import { adminDestinationHoldRoutes } from './destination-holds.routes.js';
 import { adminIpWarmupRoutes } from './ip-warmup.routes.js';
 import { adminLogRoutes } from './logs.routes.js';
@@ -20,4 +21,5 @@ export const adminRoutes = [
   ...adminSystemRoutes,
   ...adminShapingRoutes,
   ...adminIpWarmupRoutes,
+  ...adminAuditLogRoutes,
 ];

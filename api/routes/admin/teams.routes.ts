@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { findPlan, PLANS } from '../../../core/platform/plans/plan.catalog.js';
 import type { Team } from '../../../core/platform/teams/team.types.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
+import type { Services } from '../../../app/services.js';
 import { defineRoute } from '../../route.js';
 import { uuidParam } from '../../schemas.js';
 import { serializeTeam } from '../../serializers/team.serializer.js';
 import { usageSchema } from '../usage.routes.js';
+import { auditEvent } from '../../audit-events.js';
 
 const tag = 'admin';
 
@@ -22,8 +24,9 @@ const adminTeamShape = z
   })
   .passthrough();
 
-const adminTeam = (team: Team) => ({
-  ...serializeTeam(team),
+/** With the team's single sign-on summary, as GET /team shows it. */
+const adminTeam = async (team: Team, services: Pick<Services, 'sso'>) => ({
+  ...serializeTeam(team, await services.sso.summary(team.id)),
   tier: team.sendingTier,
   suspended: team.riskState === 'suspended',
 });
@@ -66,7 +69,8 @@ export const adminTeamRoutes = [
     handler: async ({ query, services }) => {
       // Ordered by id (time-ordered UUIDs): the cursor is the last id seen.
       const { teams, hasMore } = await services.teams.page(query.after, query.limit);
-      return { status: 200, body: { object: 'list', has_more: hasMore, data: teams.map(adminTeam) } };
+      const data = await Promise.all(teams.map((team) => adminTeam(team, services)));
+      return { status: 200, body: { object: 'list', has_more: hasMore, data } };
     },
   }),
   defineRoute({
@@ -95,6 +99,10 @@ export const adminTeamRoutes = [
         }),
       },
     },
+    audit: ({ body }, result) => {
+      const teamId = (result.body as { team: { id: string } }).team.id;
+      return { ...auditEvent('team.created', 'team', teamId, { name: body.name, plan: body.plan ?? null }), teamId };
+    },
     handler: async ({ body, services }) => {
       if (body.plan !== undefined && !findPlan(body.plan))
         throw new ValidationError(`unknown plan ${body.plan}; plans: ${PLANS.map((p) => p.code).join(', ')}`);
@@ -102,7 +110,11 @@ export const adminTeamRoutes = [
       const key = await services.apiKeys.create(team.id, { name: 'Initial key', permission: 'full_access' });
       return {
         status: 201,
-        body: { object: 'team_created', team: adminTeam(team), api_key: { id: key.id, token: key.token } },
+        body: {
+          object: 'team_created',
+          team: await adminTeam(team, services),
+          api_key: { id: key.id, token: key.token },
+        },
       };
     },
   }),
@@ -118,7 +130,7 @@ export const adminTeamRoutes = [
     responses: { 200: { description: 'The team', schema: adminTeamShape } },
     handler: async ({ params, services }) => ({
       status: 200,
-      body: adminTeam(await findTeam(services, params.team_id)),
+      body: await adminTeam(await findTeam(services, params.team_id), services),
     }),
   }),
   defineRoute({
@@ -142,11 +154,18 @@ export const adminTeamRoutes = [
       }),
     exampleBody: { tier: 2 },
     responses: { 200: { description: 'The team', schema: adminTeamShape } },
+    audit: ({ params, body }) => ({
+      ...auditEvent('team.operator_updated', 'team', params.team_id, {
+        plan: body.plan ?? null,
+        tier: body.tier ?? null,
+      }),
+      teamId: params.team_id,
+    }),
     handler: async ({ params, body, services }) => {
       await findTeam(services, params.team_id);
       if (body.plan !== undefined) await services.teams.setPlan(params.team_id, body.plan);
       if (body.tier !== undefined) await services.teams.setTier(params.team_id, body.tier);
-      return { status: 200, body: adminTeam(await findTeam(services, params.team_id)) };
+      return { status: 200, body: await adminTeam(await findTeam(services, params.team_id), services) };
     },
   }),
   ...(
@@ -165,9 +184,16 @@ export const adminTeamRoutes = [
       scope: null,
       params: teamParams,
       responses: { 200: { description: 'The team', schema: adminTeamShape } },
+      audit: ({ params }) => ({
+        ...auditEvent(`team.${state === 'suspended' ? 'suspended' : 'resumed'}`, 'team', params.team_id),
+        teamId: params.team_id,
+      }),
       handler: async ({ params, services }) => {
         await findTeam(services, params.team_id);
-        return { status: 200, body: adminTeam(await services.teams.setRiskState(params.team_id, state)) };
+        return {
+          status: 200,
+          body: await adminTeam(await services.teams.setRiskState(params.team_id, state), services),
+        };
       },
     }),
   ),

@@ -9,6 +9,7 @@ import { listEnvelope } from '../../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../../route.js';
 import { listSchema } from '../../schemas.js';
 import { idParam, refSchema } from './audience-schemas.js';
+import { answeredId, auditEvent } from '../../audit-events.js';
 
 const tag = 'contacts';
 const params = z.object({ import_id: idParam('Contact import') });
@@ -78,6 +79,11 @@ export const contactImportRoutes = [
     },
     body: importForm,
     responses: { 201: { description: 'Queued', schema: refSchema('contact_import') } },
+    audit: ({ body }, result) =>
+      auditEvent('contact_import.created', 'contact_import', answeredId(result), {
+        filename: body.file.filename,
+        size: body.file.size,
+      }),
     handler: async (ctx) => {
       const { file, ...fields } = ctx.body;
       const imp = await ctx.services.contactImports.create(

@@ -5,12 +5,15 @@ import {
   invitationTokenQuerySchema,
 } from '../../../core/accounts/invitation.schemas.js';
 import { listEnvelope } from '../../../core/shared/pagination/list-query.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute, type RouteResult } from '../../route.js';
 import { listSchema, uuidParam } from '../../schemas.js';
 import { serializeInvitation, serializeInvitationPreview } from '../../serializers/account.serializer.js';
 import { readSessionCookie } from '../../session-cookie.js';
 import { invitationPreviewShape, invitationRevokedShape, invitationShape, sessionShape } from './auth-shapes.js';
 import { sessionBody, signedIn } from './session.routes.js';
+import { answeredId, auditEvent } from '../../audit-events.js';
+import type { AuditEvent } from '../../../core/platform/audit/audit.types.js';
+import { personActor } from '../../../core/platform/audit/audit-actor.js';
 
 const tag = 'auth';
 const exampleToken = 'mailed-invitation-token';
@@ -20,6 +23,17 @@ const exampleToken = 'mailed-invitation-token';
  * addressee previews and accepts with the mailed token, signed in or not (accepting may create
  * the account), under every signup policy.
  */
+/** An accepted invitation, in the team's log as the person who joined (the session's answer names both). */
+function memberJoined(result: RouteResult): AuditEvent | null {
+  const body = result.body as { user?: { id: string; email: string }; current_team?: { id: string } | null };
+  if (!body.user || !body.current_team) return null;
+  return {
+    ...auditEvent('member.joined', 'user', body.user.id, { email: body.user.email, via: 'invitation' }),
+    teamId: body.current_team.id,
+    actor: personActor(body.user),
+  };
+}
+
 export const invitationRoutes = [
   defineRoute({
     method: 'POST',
@@ -32,6 +46,11 @@ export const invitationRoutes = [
     body: createInvitationSchema,
     exampleBody: { email: 'bob@example.com', role: 'member' },
     responses: { 201: { description: 'Invited; a pending one to the address is revoked', schema: invitationShape } },
+    audit: ({ body }, result) =>
+      auditEvent('invitation.created', 'invitation', answeredId(result), {
+        email: body.email,
+        role: body.role ?? 'member',
+      }),
     handler: async ({ body, session, services }) => ({
       status: 201,
       body: serializeInvitation(await services.invitations.create(session, body)),
@@ -82,6 +101,7 @@ export const invitationRoutes = [
       200: { description: 'Joined; the session now acts in the team', schema: sessionShape },
       201: { description: 'Account created and signed in; Set-Cookie mailroom_session', schema: sessionShape },
     },
+    audit: (_ctx, result) => memberJoined(result),
     handler: async ({ body, headers, services }) => {
       // A 'none' route: the cookie is optional here, so the route resolves it itself.
       const cookie = readSessionCookie(typeof headers.cookie === 'string' ? headers.cookie : undefined);
@@ -103,6 +123,7 @@ export const invitationRoutes = [
     // Another team's id answers like a random one (tested with sessions in invitations.test.ts).
     isolation: { param: 'invitation_id', resource: 'invitation' },
     responses: { 200: { description: 'Revoked', schema: invitationRevokedShape } },
+    audit: ({ params }) => auditEvent('invitation.revoked', 'invitation', params.invitation_id),
     handler: async ({ params, session, services }) => {
       const revoked = await services.invitations.revoke(session, params.invitation_id);
       return { status: 200, body: { object: 'invitation', id: revoked.id, revoked: true } };

@@ -17,6 +17,7 @@ import { BROADCAST_STATUSES } from '../../../core/campaigns/broadcasts/broadcast
 import { listEnvelope } from '../../../core/shared/pagination/list-query.js';
 import { defineRoute } from '../../route.js';
 import { deletedSchema, listSchema } from '../../schemas.js';
+import { auditEvent } from '../../audit-events.js';
 
 const tag = 'broadcasts';
 const read = 'broadcasts:read';
@@ -148,6 +149,8 @@ export const broadcastRoutes = [
     body: sendBroadcastSchema,
     exampleBody: {},
     responses: { 200: { description: 'Queued or scheduled', schema: ref } },
+    audit: ({ params, body }) =>
+      auditEvent('broadcast.sent', 'broadcast', params.broadcast_id, { scheduled_at: body.scheduled_at ?? null }),
     handler: async ({ params, body, caller, services }) => ({
       status: 200,
       body: refOf((await services.broadcasts.send(caller.team, params.broadcast_id, body.scheduled_at)).id),
@@ -164,6 +167,7 @@ export const broadcastRoutes = [
     params,
     isolation,
     responses: { 200: { description: 'Canceled', schema: ref } },
+    audit: ({ params }) => auditEvent('broadcast.canceled', 'broadcast', params.broadcast_id),
     handler: async ({ params, caller, services }) => ({
       status: 200,
       body: refOf((await services.broadcasts.cancel(caller.team.id, params.broadcast_id)).id),

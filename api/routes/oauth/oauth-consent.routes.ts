@@ -1,15 +1,18 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SessionCaller } from '../../../core/accounts/account.types.js';
 import type { AuthorizationRequest } from '../../../core/oauth/authorize-request.js';
+import type { ApprovedGrant } from '../../../core/oauth/oauth-consent.service.js';
+import { personActor } from '../../../core/platform/audit/audit-actor.js';
 import type { Services } from '../../../app/services.js';
 import { AppError } from '../../../lib/errors.js';
 import { consentLoginPage, consentMfaPage, consentPage } from '../../pages/consent-pages.js';
 import type { PageForm } from '../../pages/page-form.js';
 import { htmlResult, messagePage, pageCsp } from '../../pages/page-layout.js';
-import { defineRoute, type RouteResult } from '../../route.js';
+import { defineRoute, type RouteContext, type RouteResult } from '../../route.js';
 import { assertSameOrigin } from '../../session-auth.js';
 import { readSessionCookie, sessionCookie } from '../../session-cookie.js';
 import { CONSENT_PATH } from './oauth-protocol.routes.js';
+import { auditPasswordBypass } from '../auth/session.routes.js';
 
 /**
  * The consent page /oauth/authorize sends the person to (spec: "person approves on consent
@@ -23,6 +26,8 @@ import { CONSENT_PATH } from './oauth-protocol.routes.js';
 const tag = 'oauth';
 const html = { description: 'An HTML page', contentType: 'text/html' };
 const SIGN_IN_LIMIT = 'Too many attempts: wait a few minutes and try again.';
+const SSO_REQUIRED =
+  'This address signs in through its team’s single sign-on: sign in to the dashboard with it first, then come back here.';
 
 type Page = { headers: IncomingHttpHeaders; services: Services };
 
@@ -74,6 +79,7 @@ export const oauthConsentRoutes = [
       if (outcome.kind === 'gone') return expired();
       if (outcome.kind === 'client_gone')
         return messagePage(400, 'This app is no longer registered', outcome.description);
+      if (outcome.granted) await auditConnectedApp(ctx, session.user, session.team.id, outcome.granted);
       return { status: 303, headers: { location: outcome.location } };
     },
   }),
@@ -86,7 +92,10 @@ export const oauthConsentRoutes = [
     tag,
     permission: 'none',
     scope: null,
-    responses: { 303: { description: 'Signed in: back to the consent page' }, 200: html, 400: html, 401: html },
+    responses: {
+      303: { description: 'Signed in: back to the consent page' },
+      ...{ 200: html, 400: html, 401: html, 403: html },
+    },
     handler: async (ctx) => {
       const refused = crossSite(ctx);
       if (refused) return refused;
@@ -97,14 +106,26 @@ export const oauthConsentRoutes = [
       const credentials = { email: form.email?.[0] ?? '', password: form.password?.[0] ?? '' };
       try {
         const outcome = await ctx.services.accounts.login(credentials, ctx.clientIp);
+        if (outcome.passwordBypass)
+          await auditPasswordBypass(ctx.services, outcome.passwordBypass, ctx.clientIp, ctx.headers);
         if (outcome.kind === 'mfa') return consentHtml(200, consentMfaPage(requestId, outcome.challengeToken));
         return backToConsent(ctx.services, requestId, outcome.issued.token);
       } catch (err) {
-        if (!(err instanceof AppError) || (err.statusCode !== 401 && err.statusCode !== 429 && err.statusCode !== 422))
+        // An address whose team enforces single sign-on has no password sign-in here either.
+        const sso = err instanceof AppError && err.statusCode === 403 && err.details?.next === 'sso';
+        if (
+          !(err instanceof AppError) ||
+          (err.statusCode !== 401 && err.statusCode !== 429 && err.statusCode !== 422 && !sso)
+        )
           throw err;
-        const problem = err.statusCode === 429 ? SIGN_IN_LIMIT : 'That e-mail and password do not match an account.';
+        const problem =
+          err.statusCode === 429
+            ? SIGN_IN_LIMIT
+            : sso
+              ? SSO_REQUIRED
+              : 'That e-mail and password do not match an account.';
         return consentHtml(
-          err.statusCode === 429 ? 429 : 401,
+          err.statusCode === 429 ? 429 : sso ? 403 : 401,
           consentLoginPage(requestId, request.clientName, problem),
         );
       }
@@ -215,4 +236,24 @@ function notAdmin(session: SessionCaller): RouteResult {
 function field(query: Record<string, unknown>, name: string): string {
   const value = query[name];
   return typeof value === 'string' ? value : '';
+}
+
+/** An owner or admin connecting an app is a new credential of the team: the audit log records it. */
+async function auditConnectedApp(
+  ctx: RouteContext<unknown, unknown, unknown>,
+  user: { id: string; email: string },
+  teamId: string,
+  granted: ApprovedGrant,
+): Promise<void> {
+  const userAgent = ctx.headers['user-agent'];
+  await ctx.services.audit.record(
+    {
+      teamId,
+      actor: personActor(user),
+      action: 'oauth_grant.created',
+      resource: { type: 'oauth_grant', id: granted.grantId },
+      metadata: { client_id: granted.clientId, client_name: granted.clientName, scopes: granted.scopes },
+    },
+    { ip: ctx.clientIp, userAgent: typeof userAgent === 'string' ? userAgent : null },
+  );
 }

@@ -3,6 +3,7 @@ import { listEnvelope, pageQueryShape, withPageRules } from '../../../core/share
 import { serializeOAuthGrant, serializeOAuthGrantRevoked } from '../../serializers/oauth.serializer.js';
 import { defineRoute } from '../../route.js';
 import { listSchema, uuidParam } from '../../schemas.js';
+import { auditEvent } from '../../audit-events.js';
 
 /**
  * The team's approved applications. full_access key only: scope null means no OAuth token
@@ -57,6 +58,7 @@ export const oauthGrantRoutes = [
     params: z.object({ grant_id: uuidParam('OAuth grant id') }),
     isolation: { param: 'grant_id', resource: 'oauth_grant' },
     responses: { 200: { description: 'Revoked', schema: revokedSchema } },
+    audit: ({ params }) => auditEvent('oauth_grant.revoked', 'oauth_grant', params.grant_id),
     handler: async ({ params, caller, services }) => {
       const revoked = await services.oauthGrants.revoke(caller.team.id, params.grant_id);
       return { status: 200, body: serializeOAuthGrantRevoked(revoked) };

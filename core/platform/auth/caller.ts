@@ -15,7 +15,9 @@ export type Caller = {
    * Set when a signed-in person calls from the dashboard (cookie session): who, and their role in
    * the team. `apiKey` then stands for the session (id = session id, full_access).
    */
-  member?: { userId: string; role: TeamMember['role'] };
+  member?: { userId: string; role: TeamMember['role']; email?: string };
+  /** Set for an OAuth access token: the app (client) that holds the grant, for the audit log. */
+  oauth?: { clientId: string };
 };
 
 /**

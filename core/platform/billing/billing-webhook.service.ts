@@ -4,7 +4,14 @@ import type { Clock } from '../../../lib/clock.js';
 import { AppError, NotFoundError, ValidationError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { BillingAccounts, Transact } from './billing-accounts.service.js';
-import { WebhookSignatureError, type BillingProvider, type ProviderEvent } from './billing-provider.js';
+import {
+  WebhookSignatureError,
+  type BillingProvider,
+  type ProviderEvent,
+  type SubscriptionSnapshot,
+} from './billing-provider.js';
+import type { AuditRecorder } from '../audit/audit-log.service.js';
+import { APPLIANCE_ACTOR } from '../audit/audit.types.js';
 import { BillingWebhookEventRepository } from './billing-webhook-event.repository.js';
 import type { InvoiceCache } from './invoice-cache.js';
 
@@ -23,6 +30,8 @@ export type BillingWebhookDeps = {
    * the appliance has no customer row for yet).
    */
   teamExists: (db: Knex, teamId: string) => Promise<boolean>;
+  /** The team's audit log records what the provider changed (actor: the appliance). */
+  audit: AuditRecorder;
 };
 
 /** How long applied event ids are kept (Stripe retries a delivery for up to three days). */
@@ -90,6 +99,7 @@ export class BillingWebhookService {
           return null;
         }
         await accounts.applyWithin(trx, owner, account, snapshot);
+        await this.auditSync(trx, owner, event, snapshot);
         return owner;
       });
     } catch (err) {
@@ -99,6 +109,33 @@ export class BillingWebhookService {
     }
     if (teamId) await this.deps.invoices.forget(teamId);
     return teamId !== null;
+  }
+
+  /** One entry per applied event: the provider's state as the appliance now holds it (no card data). */
+  private async auditSync(
+    trx: Knex,
+    teamId: string,
+    event: ProviderEvent,
+    snapshot: SubscriptionSnapshot,
+  ): Promise<void> {
+    const { state } = snapshot;
+    await this.deps.audit.record(
+      {
+        teamId,
+        actor: APPLIANCE_ACTOR,
+        action: 'billing.subscription_synced',
+        resource: { type: 'subscription', id: state.subscriptionId },
+        metadata: {
+          provider: this.deps.provider.name,
+          event_type: event.type,
+          status: state.status,
+          plan_code: state.planCode,
+          items: state.items.map((item) => `${item.code ?? item.price} x${item.quantity}`),
+        },
+      },
+      undefined,
+      trx,
+    );
   }
 
   async purgeOld(): Promise<number> {

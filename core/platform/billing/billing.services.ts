@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AuditRecorder } from '../audit/audit-log.service.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { Config } from '../../../lib/config/config.schema.js';
 import type { KeyValueStore } from '../../../lib/kv/kv.js';
@@ -28,8 +29,12 @@ export type BillingInfrastructure = {
   /** The teams group: the plan set in the transaction that records the provider's state. */
   setTeamPlan: (trx: Knex, teamId: string, planCode: string) => Promise<void>;
   teamExists: (db: Knex, teamId: string) => Promise<boolean>;
+  /** Whether the team has single sign-on set up (a plan change that drops it needs a signed-in admin). */
+  ssoConfigured?: (teamId: string) => Promise<boolean>;
   /** The usage ledger's total of one category (the overage meter's source). */
   usageTotal: UsageTotal;
+  /** The audit log, for what the payment provider changed. */
+  audit: AuditRecorder;
 };
 
 /** The configured payment provider (billing.provider): one adapter per provider. */
@@ -67,7 +72,10 @@ export function createBillingServices(infra: BillingInfrastructure) {
       provider,
       findAccount: (teamId) => accounts.find(teamId),
     }),
-    paidBilling: new PaidBillingService({ provider, accounts, invoices, dashboardUrl: infra.dashboardUrl }),
+    paidBilling: new PaidBillingService({
+      ...{ provider, accounts, invoices, dashboardUrl: infra.dashboardUrl },
+      ssoConfigured: infra.ssoConfigured,
+    }),
     billingWebhooks: new BillingWebhookService({
       clock,
       logger,
@@ -77,6 +85,7 @@ export function createBillingServices(infra: BillingInfrastructure) {
       invoices,
       transact: infra.transact,
       teamExists: infra.teamExists,
+      audit: infra.audit,
     }),
     overageMeter: new OverageMeterService({
       clock,

@@ -17,10 +17,15 @@ export type PlanLimits = {
   ai_credits_monthly: number;
   /** Automation runs started a month. */
   automation_runs_monthly: number;
+  /** Days the team's audit log keeps an entry (auditors ask for a year on the larger plans). */
+  audit_retention_days: number;
 };
 
-/** `monthlyCap`: included_emails is a hard monthly limit (the free plan); paid plans bill overage instead. */
-export type Plan = { code: string; name: string; limits: PlanLimits; monthlyCap: boolean };
+/**
+ * `monthlyCap`: included_emails is a hard monthly limit (the free plan); paid plans bill overage instead.
+ * `sso`: the plan includes per-team OpenID Connect single sign-on (core/sso).
+ */
+export type Plan = { code: string; name: string; limits: PlanLimits; monthlyCap: boolean; sso: boolean };
 
 export const PLANS: readonly Plan[] = [
   {
@@ -36,8 +41,10 @@ export const PLANS: readonly Plan[] = [
       marketing_emails_included: 3000,
       ai_credits_monthly: 25,
       automation_runs_monthly: 1_000,
+      audit_retention_days: 30,
     },
     monthlyCap: true,
+    sso: false,
   },
   {
     code: 'pro',
@@ -52,8 +59,10 @@ export const PLANS: readonly Plan[] = [
       marketing_emails_included: 250_000,
       ai_credits_monthly: 500,
       automation_runs_monthly: 50_000,
+      audit_retention_days: 90,
     },
     monthlyCap: false,
+    sso: false,
   },
   {
     code: 'scale',
@@ -68,8 +77,10 @@ export const PLANS: readonly Plan[] = [
       marketing_emails_included: 2_500_000,
       ai_credits_monthly: 2_000,
       automation_runs_monthly: 500_000,
+      audit_retention_days: 365,
     },
     monthlyCap: false,
+    sso: true,
   },
   // The operator's own teams on their own hardware: no caps beyond what the machine can do.
   {
@@ -85,8 +96,10 @@ export const PLANS: readonly Plan[] = [
       marketing_emails_included: 1_000_000_000,
       ai_credits_monthly: 1_000_000,
       automation_runs_monthly: 1_000_000_000,
+      audit_retention_days: 730,
     },
     monthlyCap: false,
+    sso: true,
   },
 ];
 
@@ -94,6 +107,11 @@ const byCode = new Map(PLANS.map((plan) => [plan.code, plan]));
 
 export function findPlan(code: string): Plan | undefined {
   return byCode.get(code);
+}
+
+/** The codes of the plans that include single sign-on (for refusals that name them). */
+export function ssoPlanCodes(): string[] {
+  return PLANS.filter((plan) => plan.sso).map((plan) => plan.code);
 }
 
 /** A team whose stored plan code is no longer in the catalogue falls back to the free plan. */

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { deleteInBatches } from '../../../db/dialect.js';
-import { PLANS } from '../plans/plan.catalog.js';
+import { PLANS, type Plan } from '../plans/plan.catalog.js';
 
 /**
  * Deletes rows of a per-team table older than each team's plan retention window, and rows of
  * teams that no longer exist, in batches. Tables need `id`, `team_id` and `created_at`.
  * `ownerless`: team ids that are no team by design (kept; their owner purges them).
+ * `retentionDays`: which of the plan's windows applies (the audit log keeps its own).
  */
 export async function purgeByPlanRetention(
   knex: Knex,
@@ -13,10 +14,11 @@ export async function purgeByPlanRetention(
   now: Date,
   batch = 1000,
   ownerless: string[] = [],
+  retentionDays: (plan: Plan) => number = (plan) => plan.limits.retention_days,
 ): Promise<number> {
   let total = 0;
   for (const plan of PLANS) {
-    const before = new Date(now.getTime() - plan.limits.retention_days * 86_400_000);
+    const before = new Date(now.getTime() - retentionDays(plan) * 86_400_000);
     total += await deleteInBatches(
       knex,
       table,

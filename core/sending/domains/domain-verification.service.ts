@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../lib/clock.js';
 import type { DnsLookup } from '../../../lib/dns/dns-resolver.js';
 import type { EventLog } from '../../events/log/event-log.js';
+import type { AuditRecorder } from '../../platform/audit/audit-log.service.js';
+import { APPLIANCE_ACTOR } from '../../platform/audit/audit.types.js';
 import { TeamRepository } from '../../platform/teams/team.repository.js';
 import { expectedRecords, type RecordTargets } from './domain-records.js';
 import { checkRecords, domainStatusOf } from './domain-verifier.js';
@@ -35,6 +37,7 @@ export class DomainVerificationService {
       targets: RecordTargets;
       events: EventLog;
       domains: DomainService;
+      audit: AuditRecorder;
     },
   ) {}
 
@@ -116,8 +119,30 @@ export class DomainVerificationService {
           trx,
         );
       if (status === 'verified') await this.liftTeamFromTierZero(trx, domain.teamId, now);
+      await this.auditVerification(trx, next, previousStatus);
     });
     return this.deps.domains.view(next, keys);
+  }
+
+  /**
+   * The audit log records a domain becoming verified, and losing it, as the appliance's finding
+   * (whoever asked for the check, DNS decided); the status changes in between are webhook events.
+   */
+  private async auditVerification(trx: Knex, domain: Domain, previousStatus: Domain['status']): Promise<void> {
+    const becameVerified = domain.status === 'verified' && previousStatus !== 'verified';
+    const lostVerification = previousStatus === 'verified' && domain.status !== 'verified';
+    if (!becameVerified && !lostVerification) return;
+    await this.deps.audit.record(
+      {
+        teamId: domain.teamId,
+        actor: APPLIANCE_ACTOR,
+        action: becameVerified ? 'domain.verified' : 'domain.verification_lost',
+        resource: { type: 'domain', id: domain.id },
+        metadata: { name: domain.name, status: domain.status, previous_status: previousStatus },
+      },
+      undefined,
+      trx,
+    );
   }
 
   /** A pending key whose record is visible starts signing; the key it replaces is retired. */

@@ -93,6 +93,18 @@ t.test('approval redirects with code and state; the code exchanges for tokens of
   t.equal((await request(app.url, '/emails', { token: tokens.access_token })).status, 200);
   const grant = await app.runtime.db.knex('oauth_grants').where({ team_id: ownerTeam.id }).first();
   t.equal(grant.user_id, owner.user.id, 'the grant records who approved');
+  const audited = await app.runtime.db
+    .knex('audit_log_entries')
+    .where({ team_id: ownerTeam.id, action: 'oauth_grant.created' });
+  t.equal(audited.length, 1, 'the audit log records the connected app');
+  t.match(audited[0], {
+    actor_type: 'user',
+    actor_id: owner.user.id,
+    resource_type: 'oauth_grant',
+    resource_id: grant.id,
+  });
+  t.match(JSON.parse(audited[0].metadata), { client_id: client.client_id, scopes: ['emails:read'] });
+  t.notOk(JSON.stringify(audited).includes(location.searchParams.get('code')!), 'not the code');
 
   const again = await postForm('/oauth/consent', { request: flow.requestId, decision: 'approve' }, owner.cookie);
   t.equal(again.status, 400, 'a request takes one answer');

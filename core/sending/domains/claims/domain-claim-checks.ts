@@ -5,6 +5,7 @@ import type { DnsLookup } from '../../../../lib/dns/dns-resolver.js';
 import type { EventLog } from '../../../events/log/event-log.js';
 import { nextCheckDelayMs } from '../domain-verification.service.js';
 import type { DomainService } from '../domain.service.js';
+import type { AuditRecorder } from '../../../platform/audit/audit-log.service.js';
 import { DomainClaimRepository } from './domain-claim.repository.js';
 import { blockedReasonOf, BLOCKED_RECHECK_MS, MAX_TRANSFER_ATTEMPTS, txtMatches } from './domain-claim.rules.js';
 import type { DomainClaim } from './domain-claim.types.js';
@@ -19,6 +20,8 @@ export type DomainClaimChecksDeps = {
   domains: DomainService;
   /** Verified domains are cached by name: forgotten once a transfer committed. */
   cache: LookupCache;
+  /** Both teams' audit logs record a completed transfer. */
+  audit: AuditRecorder;
 };
 
 /**

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../../lib/clock.js';
 import type { EventLog } from '../../../events/log/event-log.js';
+import type { AuditRecorder } from '../../../platform/audit/audit-log.service.js';
+import { APPLIANCE_ACTOR, type AuditMetadata } from '../../../platform/audit/audit.types.js';
 import { DomainRepository } from '../domain.repository.js';
 import { eventData, type DomainService } from '../domain.service.js';
 import type { Domain } from '../domain.types.js';
@@ -26,7 +28,7 @@ import { RUNNING_CLAIM_STATUSES, type ClaimStatus, type DomainClaim } from './do
  * Returns false when the claim was no longer running (superseded or canceled meanwhile).
  */
 export async function transferDomain(
-  deps: { knex: Knex; clock: Clock; events: EventLog; domains: DomainService },
+  deps: { knex: Knex; clock: Clock; events: EventLog; domains: DomainService; audit: AuditRecorder },
   claim: DomainClaim,
   placeholder: Domain,
   owner: Domain | undefined,
@@ -42,17 +44,37 @@ export async function transferDomain(
     const domains = new DomainRepository(trx);
     if (owner) {
       const ownerView = deps.domains.view(owner, await domains.keysOf(owner.id));
-      await trx('api_keys')
+      const revokedKeys = await trx('api_keys')
         .where({ domain_id: owner.id })
         .whereIn('status', ['active', 'suspended'])
         .update({ status: 'revoked', revoked_at: now });
       await domains.delete(owner.id);
       await deps.events.record(owner.teamId, 'domain.deleted', eventData(ownerView), trx);
+      await auditTransfer(deps.audit, trx, owner.teamId, 'domain.claimed_away', owner, revokedKeys);
     }
     const moved: Domain = { ...placeholder, updatedAt: now };
     await domains.update(placeholder.id, { updatedAt: now });
     const view = deps.domains.view(moved, await domains.keysOf(placeholder.id));
     await deps.events.record(claim.teamId, 'domain.updated', eventData(view), trx);
+    await auditTransfer(deps.audit, trx, claim.teamId, 'domain.claimed', placeholder, null);
     return true;
   });
+}
+
+/** Both teams' audit logs record the move, as the appliance's doing (DNS proved the claim). */
+async function auditTransfer(
+  audit: AuditRecorder,
+  trx: Knex,
+  teamId: string,
+  action: 'domain.claimed' | 'domain.claimed_away',
+  domain: Domain,
+  revokedKeys: number | null,
+): Promise<void> {
+  const metadata: AuditMetadata =
+    revokedKeys === null ? { name: domain.name } : { name: domain.name, revoked_api_keys: revokedKeys };
+  await audit.record(
+    { teamId, actor: APPLIANCE_ACTOR, action, resource: { type: 'domain', id: domain.id }, metadata },
+    undefined,
+    trx,
+  );
 }
