@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useSession } from '../api/session';
+import { useRole, useSession } from '../api/session';
 import { Link } from '../router';
 import { Loading } from '../ui/page';
 import { NAV } from '../routes';
@@ -16,7 +16,9 @@ export function Shell({ nav, children }: { nav: string | null; children: ReactNo
   // An operator runs the appliance and has no team: the console's navigation replaces the team's
   // (a team user never sees the operator entries; the admin API refuses them anyway).
   const { operator, mfaMissing, leaving } = useOperatorRedirect(nav);
-  const items = NAV.filter((item) => (item.group === OPERATOR_GROUP) === operator);
+  const role = useRole();
+  const admin = role === 'owner' || role === 'admin';
+  const items = NAV.filter((item) => (item.group === OPERATOR_GROUP) === operator && (!item.adminOnly || admin));
   const groups = [...new Set(items.map((item) => item.group))];
   return (
     <div className="shell">

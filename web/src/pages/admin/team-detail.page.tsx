@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import type { PageProps } from '../../routes';
+import { Link } from '../../router';
 import { Button } from '../../ui/button';
 import { ErrorMessage, fieldError } from '../../ui/error-message';
 import { SelectField } from '../../ui/field';
@@ -39,6 +40,12 @@ export default function TeamDetailPage({ params }: PageProps) {
                 ['Slug', data.slug],
                 ['State', <TeamState key="state" team={data} />],
                 ['Created', <Time key="created" value={data.created_at} />],
+                [
+                  'Audit log',
+                  <Link key="audit" to={`/admin/audit-log?team_id=${encodeURIComponent(data.id)}`}>
+                    Open this team’s audit log
+                  </Link>,
+                ],
               ]}
             />
           </Card>

@@ -4,13 +4,19 @@ import { api, ApiError } from '../../api/client';
 import { sessionKey, useSession, useResetSession, type Session } from '../../api/session';
 import { Link, useRouter } from '../../router';
 import { Button } from '../../ui/button';
-import { ErrorMessage, fieldError } from '../../ui/error-message';
+import { describeError, ErrorMessage, fieldError } from '../../ui/error-message';
 import { TextField } from '../../ui/field';
 import { AuthCard, AuthForm, nextPath } from './auth-card';
+import { sentence } from '../team/sso-types';
+import { ContinueWithSso, SsoCallbackError, useSsoDiscovery } from './sso-sign-in';
 
 type Challenge = { object: 'mfa_challenge'; challenge_token: string; expires_at: string };
 
-/** Sign in with e-mail and password, then (MFA on) a code from the app or a recovery code. */
+/**
+ * Sign in with e-mail and password, then (MFA on) a code from the app or a recovery code. An
+ * address on a domain with single sign-on is offered "Continue with single sign-on"; where it is
+ * enforced the password field goes away (owners keep it, behind a small link: their recovery path).
+ */
 export default function LoginPage() {
   const { search, navigate } = useRouter();
   const session = useSession();
@@ -21,6 +27,8 @@ export default function LoginPage() {
   const [challenge, setChallenge] = useState<Challenge | null>(null);
   const [code, setCode] = useState('');
   const [useRecovery, setUseRecovery] = useState(false);
+  const [ownerPassword, setOwnerPassword] = useState(false);
+  const sso = useSsoDiscovery(email);
 
   useEffect(() => {
     if (session.data) navigate(nextPath(search), { replace: true });
@@ -47,6 +55,12 @@ export default function LoginPage() {
       }),
     onSuccess: finish,
   });
+
+  // The API's refusal of a password where SSO is enforced (403 validation_error, details.next 'sso').
+  const ssoRequired =
+    login.error instanceof ApiError && login.error.status === 403 && login.error.details.next === 'sso';
+  const enforced = Boolean(sso?.enforced) || ssoRequired;
+  const passwordShown = !enforced || ownerPassword;
 
   if (challenge) {
     const expired =
@@ -114,35 +128,65 @@ export default function LoginPage() {
         </p>
       }
     >
-      <AuthForm label="Sign in" onSubmit={() => login.mutate()}>
+      <SsoCallbackError code={search.get('sso_error') ?? ''} />
+      <AuthForm label="Sign in" onSubmit={() => (passwordShown ? login.mutate() : undefined)}>
         <TextField
           label="E-mail"
           type="email"
           name="email"
           autoComplete="username"
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            setOwnerPassword(false);
+            login.reset();
+          }}
           required
           autoFocus
           error={fieldError(login.error, 'email')}
         />
-        <TextField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          required
-          error={fieldError(login.error, 'password')}
-        />
-        <ErrorMessage error={login.error} />
-        <div className="form-actions">
-          <Button type="submit" variant="primary" busy={login.isPending}>
-            Sign in
-          </Button>
-          <Link to="/forgot-password">Forgot your password?</Link>
-        </div>
+        {sso || ssoRequired ? (
+          <>
+            {sso?.enforced || ssoRequired ? (
+              <p className="muted" role="status">
+                Your organisation requires single sign-on for this address.
+              </p>
+            ) : null}
+            <ContinueWithSso email={email} primary={!passwordShown || Boolean(sso?.enforced)} />
+          </>
+        ) : null}
+        {passwordShown ? (
+          <>
+            {sso && !enforced ? <p className="sso-or muted">or sign in with your password</p> : null}
+            <TextField
+              label="Password"
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              required
+              error={fieldError(login.error, 'password')}
+            />
+            {ssoRequired ? null : <ErrorMessage error={login.error} />}
+            <div className="form-actions">
+              <Button type="submit" variant={sso ? 'secondary' : 'primary'} busy={login.isPending}>
+                Sign in
+              </Button>
+              <Link to="/forgot-password">Forgot your password?</Link>
+            </div>
+          </>
+        ) : (
+          <button type="button" className="link-button sso-owner-link" onClick={() => setOwnerPassword(true)}>
+            Sign in with password (owners only)
+          </button>
+        )}
+        {ssoRequired ? (
+          <div className="alert alert-error" role="alert">
+            {sentence(describeError(login.error))} Use “Continue with single sign-on”. Only the team’s owners may still
+            sign in with a password.
+          </div>
+        ) : null}
       </AuthForm>
     </AuthCard>
   );

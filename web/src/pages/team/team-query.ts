@@ -45,6 +45,14 @@ export type Team = {
   sender_identity: { sender_name: string | null; postal_address: PostalAddress | null };
   brand_kit: BrandKit;
   ai_assist_enabled: boolean;
+  /** The single sign-on summary (null: none configured); absent from an appliance without SSO. */
+  sso?: {
+    status: 'configured' | 'tested' | 'active' | 'failing';
+    issuer: string;
+    client_id: string;
+    enforced: boolean;
+    domains: string[];
+  } | null;
 };
 
 export type TeamChanges = {

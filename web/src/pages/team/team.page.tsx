@@ -9,13 +9,14 @@ import { InvitationsTab } from './invitations-tab';
 import { MembersTab } from './members-tab';
 import { PlanTab } from './plan-tab';
 import { SenderIdentityCard } from './sender-identity-card';
+import { SsoSummaryCard } from './sso-summary-card';
 import { TeamNameCard } from './team-name-card';
 import { useTeam } from './team-query';
 
 const TABS = ['general', 'members', 'invitations', 'apps', 'plan'] as const;
 
 /**
- * The team: its name, sender identity and brand (General), who is in it (Members), who is invited
+ * The team: its name, sender identity, brand and the way to single sign-on (General), who is in it (Members), who is invited
  * (Invitations), which applications it approved (Connected apps) and its plan and usage (Plan).
  * The tab is in the URL (?tab=members) so a tab can be linked to.
  */
@@ -44,6 +45,7 @@ export default function TeamPage() {
                   <SenderIdentityCard team={team.data} />
                   <BrandKitCard team={team.data} />
                   <AiAssistCard team={team.data} />
+                  <SsoSummaryCard team={team.data} />
                 </div>
               ),
             },
