@@ -83,16 +83,9 @@ export function createSendingServices(infra: SendingInfrastructure) {
   const domainClaims = new DomainClaimService({ knex, clock, domains });
   domains.attachClaims(domainClaims.hooks);
   // Auto-configure (DNS UPDATE) keeps managed domains' zones in step on rotation and deletion.
-  const domainAutoConfigure = createDomainAutoConfigure({
-    knex,
-    clock,
-    lookup,
-    targets,
-    events,
-    domains,
-    audit: infra.audit,
-    dns: config.dns,
-  });
+  // What a verification round needs: the route's own service and auto-configure's both get it.
+  const verificationDeps = { knex, clock, lookup, targets, events, domains, audit: infra.audit };
+  const domainAutoConfigure = createDomainAutoConfigure({ ...verificationDeps, dns: config.dns });
   domains.attachManagedZone(domainAutoConfigure);
   const suppressions = new SuppressionService({ knex, clock, events });
   const templates = new TemplateService({ knex, clock });
@@ -172,15 +165,7 @@ export function createSendingServices(infra: SendingInfrastructure) {
     domainAutoConfigure,
     /** The safe fetch of attachments given by URL (inbox drafts store such files too). */
     fetchAttachment,
-    domainVerification: new DomainVerificationService({
-      knex,
-      clock,
-      lookup,
-      targets,
-      events,
-      domains,
-      audit: infra.audit,
-    }),
+    domainVerification: new DomainVerificationService(verificationDeps),
     domainClaims,
     domainClaimChecks: new DomainClaimChecks({
       ...{ knex, clock, lookup, events, domains },

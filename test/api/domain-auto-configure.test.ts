@@ -87,6 +87,9 @@ async function run() {
     const updates = await app.runtime.db.knex('events').where({ type: 'domain.updated' });
     const managedEvent = updates.map((e) => JSON.parse(e.data)).find((d) => d.id === id && d.managed === true);
     t.ok(managedEvent, 'the team hears of it: domain.updated with managed: true');
+    const audited = await app.runtime.db.knex('audit_log_entries').where({ resource_id: id }).pluck('action');
+    t.ok(audited.includes('domain.auto_configured'), 'the audit log records the auto-configure');
+    t.ok(audited.includes('domain.verified'), 'and the verification it led to');
 
     // Again: RRsets are replaced, not doubled; the DMARC policy now there is left alone.
     const again = await call('POST', `/domains/${id}/auto-configure`);

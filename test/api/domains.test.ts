@@ -177,6 +177,23 @@ t.test('not_started -> pending -> partially_verified -> verified -> temporary_fa
     'domain.updated:temporary_failure',
     'domain.updated:verified',
   ]);
+  // The audit log: each request by the key, and what DNS decided as the appliance's finding.
+  const audit = (await app.runtime.db
+    .knex('audit_log_entries')
+    .where({ team_id: team.teamId, resource_id: created.id })
+    .orderBy('id', 'asc')) as Array<{ action: string; actor_type: string; metadata: string }>;
+  t.same(
+    audit.map((e) => `${e.action}:${e.actor_type}`),
+    [
+      'domain.created:api_key',
+      'domain.verification_requested:api_key',
+      'domain.verification_requested:api_key',
+      'domain.verified:system',
+      'domain.verification_lost:system',
+      'domain.verified:system',
+    ],
+  );
+  t.match(JSON.parse(audit[4]!.metadata), { status: 'temporary_failure', previous_status: 'verified' });
 });
 
 t.test('a pending domain with nothing published after 72 hours is failed', async (t) => {
