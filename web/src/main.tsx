@@ -1,4 +1,4 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
@@ -6,6 +6,12 @@ import { ApiError } from './api/client';
 import { RouterProvider } from './router';
 import { ToastProvider } from './ui/toast';
 import './ui/styles.css';
+
+// Query and mutation changes reach components in a microtask, not the library's default
+// setTimeout(0): React puts a controlled checkbox back to its prop at the end of the click, and
+// with a timer between that and the optimistic (or pending) state the box showed as unclicked
+// for a moment: a flicker for people, and a click that browser tests read as undone.
+notifyManager.setScheduler(queueMicrotask);
 
 const client = new QueryClient({
   defaultOptions: {
