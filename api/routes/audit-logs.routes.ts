@@ -28,7 +28,7 @@ export const auditLogRoutes = [
     responses: { 200: { description: 'A page of audit log entries', schema: listSchema(auditEntryShape) } },
     handler: async ({ query, caller, services }) => {
       assertMayRead(caller);
-      const { entries, hasMore } = await services.audit.list(caller.team.id, query);
+      const { entries, hasMore } = await services.audit.list(query, caller.team.id);
       return { status: 200, body: listEnvelope(entries.map(serializeAuditEntry), hasMore) };
     },
   }),
@@ -45,7 +45,7 @@ export const auditLogRoutes = [
     responses: { 200: { description: 'The entry', schema: auditEntryShape } },
     handler: async ({ params, caller, services }) => {
       assertMayRead(caller);
-      return { status: 200, body: serializeAuditEntry(await services.audit.get(caller.team.id, params.audit_log_id)) };
+      return { status: 200, body: serializeAuditEntry(await services.audit.get(params.audit_log_id, caller.team.id)) };
     },
   }),
 ];

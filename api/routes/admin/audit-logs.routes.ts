@@ -21,7 +21,7 @@ export const adminAuditLogRoutes = [
     query: listOperatorAuditQuerySchema,
     responses: { 200: { description: 'A page of entries', schema: listSchema(operatorAuditEntryShape) } },
     handler: async ({ query, services }) => {
-      const { entries, hasMore } = await services.audit.listAll(query);
+      const { entries, hasMore } = await services.audit.list(query);
       return { status: 200, body: listEnvelope(entries.map(serializeOperatorAuditEntry), hasMore) };
     },
   }),
@@ -37,7 +37,7 @@ export const adminAuditLogRoutes = [
     responses: { 200: { description: 'The entry', schema: operatorAuditEntryShape } },
     handler: async ({ params, services }) => ({
       status: 200,
-      body: serializeOperatorAuditEntry(await services.audit.getAny(params.audit_log_id)),
+      body: serializeOperatorAuditEntry(await services.audit.get(params.audit_log_id)),
     }),
   }),
 ];

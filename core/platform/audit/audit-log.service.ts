@@ -47,23 +47,14 @@ export class AuditLogService {
     return entry.id;
   }
 
-  async list(teamId: string, query: ListAuditQuery): Promise<{ entries: AuditEntry[]; hasMore: boolean }> {
+  /** A newest-first page of one team's entries, or (no `teamId`: the admin API) of every team's. */
+  async list(query: ListAuditQuery, teamId?: string): Promise<{ entries: AuditEntry[]; hasMore: boolean }> {
     return this.entries.list(query, teamId);
   }
 
-  async get(teamId: string, id: string): Promise<AuditEntry> {
+  /** One entry, of `teamId` when given (another team's answers like a missing one). */
+  async get(id: string, teamId?: string): Promise<AuditEntry> {
     const entry = await this.entries.find(id, teamId);
-    if (!entry) throw new NotFoundError('Audit log entry not found');
-    return entry;
-  }
-
-  /** The operator's view across teams (the admin API). */
-  async listAll(query: ListAuditQuery): Promise<{ entries: AuditEntry[]; hasMore: boolean }> {
-    return this.entries.list(query);
-  }
-
-  async getAny(id: string): Promise<AuditEntry> {
-    const entry = await this.entries.find(id);
     if (!entry) throw new NotFoundError('Audit log entry not found');
     return entry;
   }

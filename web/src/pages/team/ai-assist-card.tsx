@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { ErrorMessage } from '../../ui/error-message';
 import { Checkbox } from '../../ui/field';
 import { Card } from '../../ui/page';
@@ -14,25 +13,16 @@ import { useUpdateTeam, type Team } from './team-query';
  */
 export function AiAssistCard({ team }: { team: Team }) {
   const toast = useToast();
-  // What the person asked for, held in component state: React puts a controlled checkbox back to
-  // its prop right after the click unless state changed synchronously, and the mutation's own
-  // pending state arrives a tick later (a click could look undone in between).
-  const [asked, setAsked] = useState<boolean | null>(null);
-  const update = useUpdateTeam((next) => {
-    setAsked(null);
-    toast(next.ai_assist_enabled ? 'AI assist is on' : 'AI assist is off');
-  });
+  const update = useUpdateTeam((next) => toast(next.ai_assist_enabled ? 'AI assist is on' : 'AI assist is off'));
   return (
     <Card title="AI assist" id="ai-assist">
       <Checkbox
         label="Offer AI help in this team"
-        checked={asked ?? team.ai_assist_enabled}
+        checked={
+          update.isPending ? (update.variables.ai_assist_enabled ?? team.ai_assist_enabled) : team.ai_assist_enabled
+        }
         disabled={update.isPending}
-        onChange={(event) => {
-          const wanted = event.target.checked;
-          setAsked(wanted);
-          update.mutate({ ai_assist_enabled: wanted }, { onError: () => setAsked(null) });
-        }}
+        onChange={(event) => update.mutate({ ai_assist_enabled: event.target.checked })}
         hint="Suggests subject lines, drafts email bodies and explains deliveries. Each answer uses one of the plan’s monthly AI credits. A diagnosis never shows the model addresses or content."
       />
       <ErrorMessage error={update.error} title="Not changed." />
