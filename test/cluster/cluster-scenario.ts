@@ -308,8 +308,21 @@ export async function clusterScenario(t: Test, deps: ScenarioDeps): Promise<void
   // to mean something, whatever the machine's speed.
   t.ok(runsByTick.size >= 5, `${runsByTick.size} job runs for a tick were logged`);
   t.same(twice.slice(0, 10), [], 'no job ran twice for one tick');
-  const nodesThatRan = new Set([...runsByTick.values()].flat());
-  t.equal(nodesThatRan.size, 2, 'both nodes ran scheduled jobs');
+  // Which node takes a tick is a race (both timers fire on the second; the first commit wins), so
+  // one node may take every tick while both are up: what must hold is that the schedule went on
+  // from the survivor while the victim was dead, and that the victim's scheduler came back.
+  const ranBy = (name: string) => [...runsByTick.values()].filter((ran) => ran.includes(name)).length;
+  t.comment(nodes.map((node) => `${node.name} ran ${ranBy(node.name)} ticks`).join(', '));
+  const tickTime = (key: string) => Date.parse(key.slice(key.indexOf(' ') + 1));
+  const survivorAfterKill = [...runsByTick.entries()].filter(
+    ([key, ran]) => ran.includes(survivor.name) && tickTime(key) > killedAt,
+  );
+  t.ok(survivorAfterKill.length > 0, `${survivor.name} ran ${survivorAfterKill.length} ticks after the kill`);
+  const schedulerStarts = logs.filter(
+    ({ node, process: proc, entry }) =>
+      node === victim.name && proc === 'scheduler' && entry.msg === 'scheduler started',
+  );
+  t.equal(schedulerStarts.length, 2, `${victim.name}'s scheduler started again after the kill`);
 
   // The members agree.
   for (const member of members)
