@@ -276,6 +276,7 @@ export function createServices(infra: Infrastructure) {
   ssoGroup = createSsoServices({
     ...infra,
     sessions: accounts.userSessions,
+    throttle: accounts.attemptThrottle,
     findTeam: (teamId) =>
       platform.teams.get(teamId).catch((err: unknown) => {
         if (err instanceof NotFoundError) return undefined;

@@ -108,6 +108,8 @@ export function createAccountServices(infra: AccountsInfrastructure) {
     accountMfa: mfa,
     invitations,
     accountSettings,
+    /** The guessing limits of sign-in (login, password reset, single sign-on discovery). */
+    attemptThrottle: throttle,
     operators: new OperatorService({ knex, clock, recovery: accountRecovery, mfa }),
   };
 }

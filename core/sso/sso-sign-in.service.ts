@@ -31,7 +31,12 @@ export type SsoSignInDeps = {
   findTeam: (teamId: string) => Promise<Team | undefined>;
   /** The names of the team's verified sending domains (lower-cased). */
   verifiedDomains: (teamId: string) => Promise<string[]>;
+  /** The sign-in attempt limits (per address and per client IP); refuses with 429 when spent. */
+  throttle: AttemptLimiter;
 };
+
+/** What the accounts group's attempt throttle offers: take a try, or throw rate_limit_exceeded. */
+export type AttemptLimiter = { take(action: string, account: string, ip: string): Promise<void> };
 
 export type SsoDiscovery = { sso: false } | { sso: true; enforced: boolean; authorizationUrl: string };
 
@@ -54,8 +59,13 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLo
 export class SsoSignInService {
   constructor(private readonly deps: SsoSignInDeps) {}
 
-  /** Whether an address signs in through a provider; when it does, a round trip is started. */
-  async discover(email: string): Promise<SsoDiscovery> {
+  /**
+   * Whether an address signs in through a provider; when it does, a round trip is started.
+   * Limited like password sign-in (its own buckets): unlimited, it would list which domains
+   * have single sign-on and fill the flow table with round trips nobody finishes.
+   */
+  async discover(email: string, ip: string): Promise<SsoDiscovery> {
+    await this.deps.throttle.take('sso_discover', email, ip);
     const config = await this.inUseFor(email);
     if (!config) return { sso: false };
     const settings = await providerSettings(this.deps.box, this.deps.repository, config);

@@ -7,7 +7,7 @@ import type { Team } from '../platform/teams/team.types.js';
 import { SsoFlowStore } from './sso-flow.store.js';
 import { SsoJoin } from './sso-join.js';
 import { SsoProviderClient } from './sso-provider.client.js';
-import { SsoSignInService } from './sso-sign-in.service.js';
+import { SsoSignInService, type AttemptLimiter } from './sso-sign-in.service.js';
 import { SsoService } from './sso.service.js';
 
 export type SsoInfrastructure = {
@@ -25,6 +25,8 @@ export type SsoInfrastructure = {
   verifiedDomains: (teamId: string) => Promise<string[]>;
   /** A plan change that takes single sign-on out of use is recorded in the team's audit log. */
   audit: AuditRecorder;
+  /** The accounts group's sign-in attempt limits, which discovery shares (its own buckets). */
+  throttle: AttemptLimiter;
 };
 
 /** The path of the redirect URI operators register at their provider. */
@@ -47,6 +49,7 @@ export function createSsoServices(infra: SsoInfrastructure) {
     sessions: infra.sessions,
     findTeam: infra.findTeam,
     verifiedDomains: infra.verifiedDomains,
+    throttle: infra.throttle,
   });
   const ssoLinks = {
     redirectUri,

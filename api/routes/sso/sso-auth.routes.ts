@@ -30,10 +30,14 @@ export const ssoAuthRoutes = [
     exampleBody: { email: 'ann@example.com' },
     responses: {
       200: { description: 'sso: false, or the provider’s authorization_url', schema: ssoDiscoveryShape },
+      429: {
+        description: 'Too many look-ups for this address or from this client (rate_limit_exceeded, Retry-After)',
+        schema: errorBodySchema,
+      },
       503: { description: 'The team’s provider could not be reached', schema: errorBodySchema },
     },
-    handler: async ({ body, services }) => {
-      const found = await services.ssoSignIn.discover(body.email);
+    handler: async ({ body, services, clientIp }) => {
+      const found = await services.ssoSignIn.discover(body.email, clientIp);
       return {
         status: 200,
         body: found.sso

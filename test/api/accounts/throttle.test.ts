@@ -65,3 +65,17 @@ t.test('a bucket of ten per 15 minutes holds through pauses: login and MFA verif
     now += 15 * 60_000;
   }
 });
+
+t.test('single sign-on discovery is limited per address and per client, in buckets of its own', async (t) => {
+  const app = await startTestApp({ config: { accounts: { attemptsPerAccount: 3, attemptsPerIp: 5 } } });
+  t.teardown(() => app.close());
+  const discover = (email: string) => asBrowser(app, '/auth/sso/discover', null, { method: 'POST', body: { email } });
+  for (let i = 0; i < 3; i++) t.same((await discover('ann@example.com')).body, { object: 'sso_discovery', sso: false });
+  const limited = errorShape(t, await discover('ANN@example.com'), 429, 'rate_limit_exceeded');
+  t.match(limited.message, /Too many attempts/, 'the fourth look-up of one address');
+  t.equal((await discover('bob@example.com')).status, 200, 'another address: the client has one try left');
+  const byClient = await discover('cat@example.com');
+  errorShape(t, byClient, 429, 'rate_limit_exceeded');
+  t.ok(Number(byClient.headers.get('retry-after')) >= 1, 'with retry-after');
+  t.equal((await login(app, 'ann@example.com', 'x')).status, 401, 'password sign-in keeps its own limits');
+});
