@@ -28,6 +28,7 @@ const planOfferSchema = z
     domain_limit: count,
     contact_limit: count,
     ai_credits_monthly: count,
+    single_sign_on: z.boolean().describe('the plan includes single sign-on per team (OpenID Connect)'),
     purchasable: z.boolean().describe('checkout (or a plan change) to it goes through the payment provider'),
     current: z.boolean(),
   })

@@ -12,7 +12,14 @@ export function serializeTeam(team: Team, sso: SsoSummary | null = null) {
     slug: team.slug,
     created_at: team.createdAt.toISOString(),
     risk_state: team.riskState,
-    plan: { code: team.plan.code, name: team.plan.name, limits: { ...team.plan.limits } },
+    // single_sign_on: whether the plan includes it (the spec's plan object leaves features out; the
+    // dashboard says so before anyone fills in a provider).
+    plan: {
+      code: team.plan.code,
+      name: team.plan.name,
+      limits: { ...team.plan.limits },
+      single_sign_on: team.plan.sso,
+    },
     sender_identity: { sender_name: team.senderName, postal_address: team.postalAddress },
     ai_assist_enabled: team.aiAssistEnabled,
     brand_kit: { ...team.brandKit },

@@ -13,6 +13,7 @@ type Offer = {
   currency: string | null;
   purchasable: boolean;
   current: boolean;
+  single_sign_on: boolean;
 };
 const byCode = (body: { data: Offer[] }) => Object.fromEntries(body.data.map((offer) => [offer.code, offer]));
 
@@ -30,6 +31,16 @@ t.test(
     t.match(plans.free, { monthly_price_cents: 0, purchasable: false, current: false });
     t.match(plans.pro, { monthly_price_cents: null, currency: null, purchasable: false, current: true });
     t.match(plans.free, { included_emails: 3000, daily_cap: 100, ai_credits_monthly: 25 });
+    t.same(
+      Object.values(plans).map((plan) => [plan.code, plan.single_sign_on]),
+      [
+        ['free', false],
+        ['pro', false],
+        ['scale', true],
+        ['unlimited', true],
+      ],
+      'which plans include single sign-on',
+    );
     const sending = await app.runtime.services.apiKeys.create(team.teamId, { name: 's', permission: 'sending_access' });
     errorShape(t, await request(app.url, '/billing/plans', { token: sending.token }), 401, 'restricted_api_key');
   },

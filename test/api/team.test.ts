@@ -38,6 +38,7 @@ t.test('GET /team: the whole team object', async (t) => {
         webhook_endpoint_limit: 1,
         retention_days: 30,
       },
+      single_sign_on: false,
     },
     sender_identity: { sender_name: null, postal_address: null },
     ai_assist_enabled: false,

@@ -48,6 +48,11 @@ if (skipped) {
     const plans = page.getByRole('region', { name: 'Plans' });
     await plans.getByRole('button', { name: 'Subscribe to Pro' }).waitFor();
     t.match(await plans.innerText(), /Pro\s+\$20\.00 a month/, 'the price read from Stripe');
+    t.match(
+      await plans.innerText(),
+      /Scale\s+\$90\.00 a month\s+100,000\s+Included/,
+      'which plans include single sign-on',
+    );
     await assertAccessible(t, page, 'billing page without a subscription');
     await screenshot(page, 'billing-free');
 

@@ -245,46 +245,45 @@ if (skipped) {
     t.match(await getSso(), { status: 'active' }, 'cancel keeps it');
   });
 
-  t.test('a plan without SSO is explained; a member reads who sets it up; a failed callback in words', async (t) => {
-    const team = await app.createTeam('Smallco', 'free');
-    await markedVerifiedDomain(app, team.teamId, 'smallco.test');
-    const d = await openDashboard(app);
-    t.teardown(() => d.close());
-    const { page } = d;
-    await useCookie(d.context, await sessionInTeam(app, 'sam@smallco.test', team.teamId, 'owner'));
-    await page.goto('/dashboard/team/sso');
-    const form = page.getByRole('form', { name: 'Identity provider settings' });
-    await form.getByLabel('smallco.test', { exact: true }).check();
-    await form.getByLabel('Issuer URL').fill(provider.issuer);
-    await form.getByLabel('Client ID').fill('anything');
-    await form.getByLabel('Client secret').fill('anything');
-    await form.getByRole('button', { name: 'Save and continue' }).click();
-    const refusal = page.getByText('The team’s plan does not include single sign-on.');
-    await refusal.waitFor();
-    t.ok(await form.getByRole('link', { name: 'Billing' }).isVisible(), 'where a plan is chosen');
-    await screenshot(page, 'sso-plan-refusal');
-    await assertAccessible(t, page, 'sso: plan refusal');
+  t.test(
+    'a plan without SSO is explained before anything is asked; a member reads who sets it up; a failed callback in words',
+    async (t) => {
+      const team = await app.createTeam('Smallco', 'free');
+      await markedVerifiedDomain(app, team.teamId, 'smallco.test');
+      const d = await openDashboard(app);
+      t.teardown(() => d.close());
+      const { page } = d;
+      await useCookie(d.context, await sessionInTeam(app, 'sam@smallco.test', team.teamId, 'owner'));
+      await page.goto('/dashboard/team/sso');
+      // The team's plan says so before anything is filled in: no form that saving would refuse.
+      const refusal = page.getByRole('alert').filter({ hasText: 'The team’s plan does not include single sign-on.' });
+      await refusal.waitFor();
+      t.ok(await refusal.getByRole('link', { name: 'Billing' }).isVisible(), 'where a plan is chosen');
+      t.equal(await page.getByRole('form', { name: 'Identity provider settings' }).count(), 0, 'nothing asked for');
+      await screenshot(page, 'sso-plan-refusal');
+      await assertAccessible(t, page, 'sso: plan refusal');
 
-    const member = await d.browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 860 } });
-    t.teardown(() => member.close());
-    await useCookie(member, await sessionInTeam(app, 'max@smallco.test', team.teamId, 'member'));
-    const memberPage = await member.newPage();
-    const refused: string[] = [];
-    memberPage.on('response', (r) => void (r.status() === 403 && refused.push(r.url())));
-    await memberPage.goto('/dashboard/team/sso');
-    await memberPage.getByText('Only a team owner or admin can set up single sign-on.').waitFor();
-    await screenshot(memberPage, 'sso-member');
-    await assertAccessible(t, memberPage, 'sso: member');
-    t.same(refused, [], 'nothing refused to the member');
+      const member = await d.browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 860 } });
+      t.teardown(() => member.close());
+      await useCookie(member, await sessionInTeam(app, 'max@smallco.test', team.teamId, 'member'));
+      const memberPage = await member.newPage();
+      const refused: string[] = [];
+      memberPage.on('response', (r) => void (r.status() === 403 && refused.push(r.url())));
+      await memberPage.goto('/dashboard/team/sso');
+      await memberPage.getByText('Only a team owner or admin can set up single sign-on.').waitFor();
+      await screenshot(memberPage, 'sso-member');
+      await assertAccessible(t, memberPage, 'sso: member');
+      t.same(refused, [], 'nothing refused to the member');
 
-    const anonymous = await d.browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 860 } });
-    t.teardown(() => anonymous.close());
-    const login = await anonymous.newPage();
-    await login.goto('/dashboard/login?sso_error=domain_not_covered');
-    const alert = login.getByRole('alert').filter({ hasText: 'Single sign-on did not work.' });
-    await alert.waitFor();
-    t.match(await alert.innerText(), /not on a domain that single sign-on covers/, 'the code in words');
-    await screenshot(login, 'login-sso-error');
-    await assertAccessible(t, login, 'sign-in: SSO error');
-  });
+      const anonymous = await d.browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 860 } });
+      t.teardown(() => anonymous.close());
+      const login = await anonymous.newPage();
+      await login.goto('/dashboard/login?sso_error=domain_not_covered');
+      const alert = login.getByRole('alert').filter({ hasText: 'Single sign-on did not work.' });
+      await alert.waitFor();
+      t.match(await alert.innerText(), /not on a domain that single sign-on covers/, 'the code in words');
+      await screenshot(login, 'login-sso-error');
+      await assertAccessible(t, login, 'sign-in: SSO error');
+    },
+  );
 }

@@ -14,6 +14,8 @@ export type PlanOffer = {
   domain_limit: number;
   contact_limit: number;
   ai_credits_monthly: number;
+  /** The plan includes per-team single sign-on (OpenID Connect). */
+  single_sign_on: boolean;
   /** A team can check out to (or switch to) this plan through the payment provider. */
   purchasable: boolean;
   current: boolean;
@@ -41,6 +43,7 @@ export async function listPlanOffers(provider: BillingProvider, currentCode: str
         domain_limit: plan.limits.domain_limit,
         contact_limit: plan.limits.contact_limit,
         ai_credits_monthly: plan.limits.ai_credits_monthly,
+        single_sign_on: plan.sso,
         purchasable: sold,
         current: plan.code === currentCode,
       };

@@ -35,6 +35,7 @@ export type PlanOffer = {
   monthly_price_cents: number | null;
   currency: string | null;
   included_emails: number;
+  single_sign_on: boolean;
   purchasable: boolean;
   current: boolean;
 };

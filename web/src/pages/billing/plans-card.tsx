@@ -71,6 +71,10 @@ export function PlansCard({ billing }: { billing: Billing }) {
               cell: (plan) => number.format(plan.included_emails),
             },
             {
+              header: 'Single sign-on',
+              cell: (plan) => (plan.single_sign_on ? 'Included' : '—'),
+            },
+            {
               header: <span className="visually-hidden">Action</span>,
               cell: (plan) =>
                 plan.current || !plan.purchasable ? null : (

@@ -109,8 +109,11 @@ export function useSsoWrite<V>(write: (value: V) => Promise<SsoConfiguration>, o
   });
 }
 
-/** The plan's refusal (403 validation_error) in words, with where a plan is chosen. */
-export function PlanRefusal({ error }: { error: unknown }) {
+/**
+ * The plan's refusal (403 validation_error) in words, with where a plan is chosen; without an
+ * error, the same said before anything is asked (the team's plan says it lacks single sign-on).
+ */
+export function PlanRefusal({ error }: { error?: unknown }) {
   return (
     <div className="alert alert-warn" role="alert">
       <strong>The team’s plan does not include single sign-on.</strong>{' '}

@@ -3,6 +3,7 @@ import { Link, useSearchParam } from '../../router';
 import { ErrorMessage } from '../../ui/error-message';
 import { Card, Loading, PageHeader } from '../../ui/page';
 import { SsoConfigForm } from './sso-config-form';
+import { useTeam } from './team-query';
 import { SsoSignInsCard } from './sso-sign-ins-card';
 import { SsoStatusCard } from './sso-status-card';
 import { isPlanRefusal, PlanRefusal, ssoErrorText, useSsoConfiguration } from './sso-types';
@@ -21,6 +22,7 @@ export default function SsoPage() {
   const role = useRole();
   const allowed = role === 'owner' || role === 'admin';
   const configuration = useSsoConfiguration(allowed);
+  const team = useTeam();
   if (role === null) return <Loading />;
   if (!allowed)
     return (
@@ -35,16 +37,20 @@ export default function SsoPage() {
       </>
     );
   const refusedByPlan = isPlanRefusal(configuration.error);
+  // The plan says up front whether it includes single sign-on: without it, nothing new is asked
+  // for (saving would be refused); settings kept from an earlier plan stay visible.
+  const planLacksSso = team.data?.plan.single_sign_on === false;
   return (
     <>
       <PageHeader title={TITLE} back={back} description={DESCRIPTION} />
       <TestResult />
-      {configuration.isLoading ? <Loading /> : null}
+      {configuration.isLoading || team.isLoading ? <Loading /> : null}
       {refusedByPlan ? <PlanRefusal error={configuration.error} /> : <ErrorMessage error={configuration.error} />}
-      {configuration.data !== undefined && !configuration.error ? (
+      {planLacksSso && !refusedByPlan ? <PlanRefusal /> : null}
+      {configuration.data !== undefined && !configuration.error && team.data ? (
         <div key={configuration.data ? 'configured' : 'none'}>
           {configuration.data ? <SsoStatusCard configuration={configuration.data} /> : null}
-          <SsoConfigForm configuration={configuration.data} />
+          {configuration.data || !planLacksSso ? <SsoConfigForm configuration={configuration.data} /> : null}
           {configuration.data ? <SsoSignInsCard /> : null}
         </div>
       ) : null}

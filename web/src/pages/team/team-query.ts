@@ -41,6 +41,8 @@ export type Team = {
       webhook_endpoint_limit: number;
       retention_days: number;
     };
+    /** Whether the plan includes single sign-on. */
+    single_sign_on: boolean;
   };
   sender_identity: { sender_name: string | null; postal_address: PostalAddress | null };
   brand_kit: BrandKit;
