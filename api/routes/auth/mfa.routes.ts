@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../route.js';
 import { serializeMfaStatus } from '../../serializers/mfa.serializer.js';
 import { mfaConfirmedShape, mfaEnrolmentShape, mfaStatusShape, sessionShape } from './auth-shapes.js';
-import { rotated, signedIn } from './session.routes.js';
+import { rotated, signedIn, signInEntry } from './session.routes.js';
 
 const tag = 'auth';
 const code = z.string().regex(/^\d{6}$/, 'must be the 6-digit code of the authenticator app');
@@ -93,6 +93,7 @@ export const mfaRoutes = [
       }),
     exampleBody: { challenge_token: 'token-from-login', code: '123456' },
     responses: { 200: { description: 'Signed in; Set-Cookie mailroom_session', schema: sessionShape } },
+    audit: ({ body }, result) => signInEntry(result, body.recovery_code === undefined ? 'mfa_code' : 'recovery_code'),
     handler: async ({ body, services, clientIp }) => {
       const issued = await services.accountMfa.verifyChallenge(
         { challengeToken: body.challenge_token, code: body.code, recoveryCode: body.recovery_code },

@@ -1,6 +1,8 @@
 import { loginSchema, logoutSchema, signupSchema } from '../../../core/accounts/account.schemas.js';
 import type { IssuedSession, SessionCaller } from '../../../core/accounts/account.types.js';
 import type { Services } from '../../../app/services.js';
+import { personActor } from '../../../core/platform/audit/audit-actor.js';
+import type { AuditEvent } from '../../../core/platform/audit/audit.types.js';
 import { defineRoute, type RouteResult } from '../../route.js';
 import { serializeSession } from '../../serializers/account.serializer.js';
 import { clearedSessionCookie, sessionCookie } from '../../session-cookie.js';
@@ -50,6 +52,28 @@ export async function auditPasswordBypass(
   );
 }
 
+export type SignInMethod = 'password' | 'mfa_code' | 'recovery_code';
+
+/**
+ * A sign-in that opened a session is on the record of the team the session opens in (a person
+ * with no team yet has no log to write to); a challenge for the second factor is not a sign-in.
+ */
+export function signInEntry(result: RouteResult, method: SignInMethod): AuditEvent | null {
+  const body = result.body as {
+    object?: string;
+    user?: { id: string; email: string };
+    current_team?: { id: string } | null;
+  } | null;
+  if (body?.object !== 'session' || !body.user || !body.current_team) return null;
+  return {
+    teamId: body.current_team.id,
+    actor: personActor(body.user),
+    action: 'user.signed_in',
+    resource: { type: 'user', id: body.user.id },
+    metadata: { method },
+  };
+}
+
 /** Signup, login, the current session and logout: the cookie's life. */
 export const sessionRoutes = [
   defineRoute({
@@ -83,6 +107,7 @@ export const sessionRoutes = [
         schema: z.union([sessionShape, mfaChallengeShape]),
       },
     },
+    audit: (_ctx, result) => signInEntry(result, 'password'),
     handler: async ({ body, services, clientIp, headers }) => {
       const outcome = await services.accounts.login(body, clientIp);
       if (outcome.passwordBypass) await auditPasswordBypass(services, outcome.passwordBypass, clientIp, headers);

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { asBrowser, captureAccountLinks, sessionInTeam } from '../../helpers/accounts.js';
+import { Secret, TOTP } from 'otpauth';
+import { asBrowser, captureAccountLinks, sessionCookieOf, sessionInTeam } from '../../helpers/accounts.js';
 import { expectEntry } from '../../helpers/audit-entries.js';
 import { uploadImport } from '../../helpers/contact-imports.js';
 import { errorShape, request } from '../../helpers/http.js';
@@ -151,6 +152,65 @@ t.test('members: invited, invitation revoked, joined, role changed, removed', as
     resource: { id: member.id },
     metadata: { email: 'ivy@audited.test', role: 'member' },
   });
+});
+
+t.test('sign-ins: a password, an MFA code, a recovery code; a challenge alone is not a sign-in', async (t) => {
+  const email = 'sid@audited.test';
+  const password = 'sid signs in with this';
+  secrets.push(password);
+  const { user } = await app.runtime.services.accounts.createByOperator({
+    email,
+    teamId: team.teamId,
+    role: 'member',
+    password,
+  });
+  const actor = { type: 'user', id: user.id, name: email };
+  const signIn = () =>
+    asBrowser(app, '/auth/login', null, { method: 'POST', body: { email, password }, userAgent: 'SignIn/1.0' });
+  const countSignIns = async () =>
+    (await app.runtime.db.knex('audit_log_entries').where({ action: 'user.signed_in', actor_id: user.id })).length;
+
+  const plain = await signIn();
+  t.equal(plain.status, 200);
+  const entry = await expectEntry(t, app, team.token, 'user.signed_in', {
+    resource: { type: 'user', id: user.id },
+    actor,
+    metadata: { method: 'password' },
+  });
+  t.match(entry, { ip: /127\.0\.0\.1$/, user_agent: 'SignIn/1.0' });
+  errorShape(
+    t,
+    await asBrowser(app, '/auth/login', null, { method: 'POST', body: { email, password: 'wrong' } }),
+    401,
+    'invalid_api_key',
+  );
+  t.equal(await countSignIns(), 1, 'a refused password writes no entry');
+
+  // With MFA on, the password alone answers a challenge: the entry comes with the second factor.
+  const cookie = sessionCookieOf(plain);
+  const enrol = await asBrowser(app, '/auth/mfa/enrol', cookie, { method: 'POST', body: {} });
+  // A code works once per 30-second step and the server accepts one step either side: enrol
+  // with the previous step's code and sign in with the next one's, whatever the clock does between.
+  const totp = (offsetMs: number) =>
+    TOTP.generate({ secret: Secret.fromBase32(enrol.body.secret as string), timestamp: Date.now() + offsetMs });
+  const confirmed = await asBrowser(app, '/auth/mfa/confirm', cookie, {
+    method: 'POST',
+    body: { code: totp(-30_000) },
+  });
+  t.equal(confirmed.status, 200);
+  const codes = confirmed.body.recovery_codes as string[];
+  secrets.push(enrol.body.secret as string, ...codes);
+  const challenged = await signIn();
+  t.equal(challenged.body.object, 'mfa_challenge');
+  t.equal(await countSignIns(), 1, 'the challenge is not a sign-in');
+  const verify = (body: object) => asBrowser(app, '/auth/mfa/verify', null, { method: 'POST', body });
+  t.equal((await verify({ challenge_token: challenged.body.challenge_token, code: totp(30_000) })).status, 200);
+  await expectEntry(t, app, team.token, 'user.signed_in', { actor, metadata: { method: 'mfa_code' } });
+  const again = await signIn();
+  secrets.push(again.body.challenge_token as string);
+  t.equal((await verify({ challenge_token: again.body.challenge_token, recovery_code: codes[0] })).status, 200);
+  await expectEntry(t, app, team.token, 'user.signed_in', { actor, metadata: { method: 'recovery_code' } });
+  t.equal(await countSignIns(), 3, 'one entry per sign-in');
 });
 
 t.test('member management refusals: the last owner stays, only owners touch owners', async (t) => {
