@@ -7,7 +7,10 @@ type AuditState = { route: RouteDef; session?: RouteContext<unknown, unknown, un
 
 /**
  * Stages the audit entries a route declares for a successful answer in the request's unit of
- * work, so each commits with the change it records (and is gone with it when the unit fails).
+ * work: they commit with the answer (and its request-log entry), after the handler's change
+ * succeeded, so a refused or failed request records nothing. A change written through the unit
+ * (sends, custom events) commits in the same transaction as its entry; one a service wrote on
+ * its own is committed just before it.
  * The actor is the request's: the person of a session (an operator on the admin API), the OAuth
  * app of a token, or the API key; the origin is the client's address and User-Agent.
  */
