@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { userInfo } from 'node:os';
 import type { AuditActor, AuditMetadata } from '../core/platform/audit/audit.types.js';
 import type { Services } from '../app/services.js';
@@ -13,9 +14,13 @@ function cliActor(): AuditActor {
   return { type: 'operator', id: null, name: `mailroom CLI (${account})` };
 }
 
-/** Records an operator command's change in the team's audit log, from no address (the shell). */
+/**
+ * Records an operator command's change in the team's audit log, from no address (the shell), in
+ * the command's transaction: the change and its entry commit together or not at all.
+ */
 export async function auditCli(
   services: Pick<Services, 'audit'>,
+  trx: Knex,
   teamId: string,
   action: string,
   resource: { type: string; id: string | null },
@@ -24,5 +29,6 @@ export async function auditCli(
   await services.audit.record(
     { teamId, actor: cliActor(), action, resource, ...(metadata ? { metadata } : {}) },
     { ip: null, userAgent: 'mailroom CLI' },
+    trx,
   );
 }

@@ -27,18 +27,10 @@ export function registerTeamCommands(program: Command): void {
             { name: 'Initial key', permission: 'full_access' },
             trx,
           );
+          const entry = { name: created.name, plan: options.plan };
+          await auditCli(services, trx, created.id, 'team.created', { type: 'team', id: created.id }, entry);
           return { created, key };
         });
-        await auditCli(
-          services,
-          created.id,
-          'team.created',
-          { type: 'team', id: created.id },
-          {
-            name: created.name,
-            plan: options.plan,
-          },
-        );
         printJson({ team: serializeTeam(created), api_key: { id: key.id, token: key.token } });
       }),
     );
@@ -56,11 +48,15 @@ export function registerTeamCommands(program: Command): void {
     .requiredOption('--team <id>', 'team id')
     .requiredOption('--plan <code>', 'plan code (free, pro, scale, unlimited)')
     .action((o: { team: string; plan: string }) =>
-      withRuntime(async ({ services }) => {
-        const team = await services.teams.setPlan(o.team, o.plan);
-        await auditCli(services, team.id, 'team.operator_updated', { type: 'team', id: team.id }, { plan: o.plan });
-        // A plan without single sign-on takes it out of use, as a subscription change does.
-        await services.sso.planChanged(team.id, team.plan.code);
+      withRuntime(async ({ db, services }) => {
+        const team = await db.knex.transaction(async (trx) => {
+          const team = await services.teams.setPlan(o.team, o.plan, trx);
+          const resource = { type: 'team', id: team.id };
+          await auditCli(services, trx, team.id, 'team.operator_updated', resource, { plan: o.plan });
+          // A plan without single sign-on takes it out of use, as a subscription change does.
+          await services.sso.planChanged(team.id, team.plan.code, trx);
+          return team;
+        });
         printJson(serializeTeam(team, await services.sso.summary(team.id)));
       }),
     );
@@ -70,10 +66,13 @@ export function registerTeamCommands(program: Command): void {
     .requiredOption('--team <id>', 'team id')
     .requiredOption('--state <state>', 'normal or suspended')
     .action((o: { team: string; state: string }) =>
-      withRuntime(async ({ services }) => {
-        const team = await services.teams.setRiskState(o.team, o.state);
-        const action = team.riskState === 'suspended' ? 'team.suspended' : 'team.resumed';
-        await auditCli(services, team.id, action, { type: 'team', id: team.id });
+      withRuntime(async ({ db, services }) => {
+        const team = await db.knex.transaction(async (trx) => {
+          const team = await services.teams.setRiskState(o.team, o.state, trx);
+          const action = team.riskState === 'suspended' ? 'team.suspended' : 'team.resumed';
+          await auditCli(services, trx, team.id, action, { type: 'team', id: team.id });
+          return team;
+        });
         printJson(serializeTeam(team, await services.sso.summary(team.id)));
       }),
     );
@@ -85,15 +84,13 @@ export function registerTeamCommands(program: Command): void {
     .requiredOption('--team <id>', 'team id')
     .requiredOption('--tier <n>', '0 new, 1 verified, 2 paid, 3 trusted')
     .action((o: { team: string; tier: string }) =>
-      withRuntime(async ({ services }) => {
-        const team = await services.teams.setTier(o.team, Number(o.tier));
-        await auditCli(
-          services,
-          team.id,
-          'team.operator_updated',
-          { type: 'team', id: team.id },
-          { tier: team.sendingTier },
-        );
+      withRuntime(async ({ db, services }) => {
+        const team = await db.knex.transaction(async (trx) => {
+          const team = await services.teams.setTier(o.team, Number(o.tier), trx);
+          const entry = { tier: team.sendingTier };
+          await auditCli(services, trx, team.id, 'team.operator_updated', { type: 'team', id: team.id }, entry);
+          return team;
+        });
         printJson(serializeTeam(team, await services.sso.summary(team.id)));
       }),
     );
@@ -106,7 +103,7 @@ export function registerTeamCommands(program: Command): void {
     .option('--name <name>', 'key name', 'CLI key')
     .option('--permission <permission>', 'full_access or sending_access', 'full_access')
     .action((o: { team: string; name: string; permission: string }) =>
-      withRuntime(async ({ services }) => {
+      withRuntime(async ({ db, services }) => {
         await services.teams.get(o.team);
         const permission =
           o.permission === 'sending_access'
@@ -115,14 +112,12 @@ export function registerTeamCommands(program: Command): void {
               ? 'full_access'
               : undefined;
         if (!permission) throw new Error('--permission must be full_access or sending_access');
-        const created = await services.apiKeys.create(o.team, { name: o.name, permission });
-        await auditCli(
-          services,
-          o.team,
-          'api_key.created',
-          { type: 'api_key', id: created.id },
-          { name: o.name, permission },
-        );
+        const created = await db.knex.transaction(async (trx) => {
+          const created = await services.apiKeys.create(o.team, { name: o.name, permission }, trx);
+          const entry = { name: o.name, permission };
+          await auditCli(services, trx, o.team, 'api_key.created', { type: 'api_key', id: created.id }, entry);
+          return created;
+        });
         printJson({ api_key: created });
       }),
     );
@@ -140,10 +135,13 @@ export function registerTeamCommands(program: Command): void {
       .requiredOption('--team <id>', 'team id')
       .requiredOption('--key <id>', 'API key id')
       .action((o: { team: string; key: string }) =>
-        withRuntime(async ({ services }) => {
-          const key = await services.apiKeys.setSuspended(o.team, o.key, suspended);
-          const action = suspended ? 'api_key.suspended' : 'api_key.unsuspended';
-          await auditCli(services, o.team, action, { type: 'api_key', id: o.key });
+        withRuntime(async ({ db, services }) => {
+          const key = await db.knex.transaction(async (trx) => {
+            const key = await services.apiKeys.setSuspended(o.team, o.key, suspended, trx);
+            const action = suspended ? 'api_key.suspended' : 'api_key.unsuspended';
+            await auditCli(services, trx, o.team, action, { type: 'api_key', id: key.id });
+            return key;
+          });
           printJson(serializeApiKey(key));
         }),
       );

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Resend } from 'resend';
 import t from 'tap';
+import { connect } from '../../db/connection.js';
 import { commandEnv } from '../helpers/process-env.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 import { spawnMailroom, stopChild } from '../helpers/spawn-mailroom.js';
@@ -104,6 +105,54 @@ t.test('team create prints a key that works with curl and with the resend SDK ag
     suspended = await run('curl', ['-s', '-H', `Authorization: Bearer ${created.api_key.token}`, `${url}/team`]);
   }
   t.equal(JSON.parse(suspended.stdout).name, 'suspended_api_key', 'refused within api.lookupCacheMs');
+});
+
+t.test("the operator's commands write their change and its audit entry in one transaction", async (t) => {
+  const created = JSON.parse(
+    (await mailroom(['team', 'create', '--name', 'Audited by shell', '--plan', 'pro'])).stdout,
+  );
+  const teamId = created.team.id as string;
+  const keyId = created.api_key.id as string;
+  await mailroom(['team', 'set-tier', '--team', teamId, '--tier', '2']);
+  await mailroom(['team', 'set-plan', '--team', teamId, '--plan', 'scale']);
+  await mailroom(['key', 'suspend', '--team', teamId, '--key', keyId]);
+  await mailroom(['key', 'unsuspend', '--team', teamId, '--key', keyId]);
+  await mailroom(['team', 'set-risk', '--team', teamId, '--state', 'suspended']);
+  await mailroom(['team', 'set-risk', '--team', teamId, '--state', 'normal']);
+  // A refused command changes nothing and records nothing.
+  const refused = await mailroom(['team', 'set-plan', '--team', teamId, '--plan', 'gold']).catch((err: Error) => err);
+  t.ok(refused instanceof Error, 'an unknown plan is refused');
+
+  const db = connect(database.url);
+  t.teardown(() => db.knex.destroy());
+  const rows = (await db
+    .knex('audit_log_entries')
+    .where({ team_id: teamId })
+    .orderBy('created_at')
+    .orderBy('id')) as Array<{
+    action: string;
+    actor_type: string;
+    metadata: string | Record<string, unknown>;
+  }>;
+  t.same(
+    rows.map((row) => [
+      row.action,
+      row.actor_type,
+      typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata,
+    ]),
+    [
+      ['team.created', 'operator', { name: 'Audited by shell', plan: 'pro' }],
+      ['team.operator_updated', 'operator', { tier: 2 }],
+      ['team.operator_updated', 'operator', { plan: 'scale' }],
+      ['api_key.suspended', 'operator', {}],
+      ['api_key.unsuspended', 'operator', {}],
+      ['team.suspended', 'operator', {}],
+      ['team.resumed', 'operator', {}],
+    ],
+    'one entry per command, in order',
+  );
+  const team = await db.knex('teams').where({ id: teamId }).first();
+  t.match(team, { plan_code: 'scale', sending_tier: 2, risk_state: 'normal' }, 'the changes themselves');
 });
 
 t.test('job run executes a scheduled job now', async (t) => {

@@ -87,11 +87,13 @@ export class ApiKeyService {
   }
 
   /** Operator action: suspend or reactivate a key. A revoked key stays revoked. */
-  async setSuspended(teamId: string, id: string, suspended: boolean): Promise<ApiKey> {
-    const key = await this.get(teamId, id);
+  async setSuspended(teamId: string, id: string, suspended: boolean, trx?: Knex): Promise<ApiKey> {
+    const keys = trx ? new ApiKeyRepository(trx) : this.keys;
+    const key = await keys.findInTeam(teamId, id.toLowerCase());
+    if (!key) throw new NotFoundError('API key not found');
     if (key.status === 'revoked') throw new RevokedApiKeyError('A revoked key cannot be suspended or reactivated');
     const status: ApiKeyStatus = suspended ? 'suspended' : 'active';
-    await this.keys.setStatus(key.id, status, this.deps.clock.now());
+    await keys.setStatus(key.id, status, this.deps.clock.now());
     return { ...key, status };
   }
 

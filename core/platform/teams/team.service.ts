@@ -117,12 +117,11 @@ export class TeamService {
     return this.get(team.id);
   }
 
-  async setPlan(teamId: string, planCode: string): Promise<Team> {
+  /** `trx`: the caller's transaction (an operator's command writes its audit entry in it). */
+  async setPlan(teamId: string, planCode: string, trx?: Knex): Promise<Team> {
     if (!findPlan(planCode))
       throw new ValidationError(`unknown plan ${planCode}; plans: ${PLANS.map((p) => p.code).join(', ')}`);
-    await this.get(teamId);
-    await this.teams.update(teamId, { planCode }, this.deps.clock.now());
-    return this.get(teamId);
+    return this.operatorUpdate(teamId, { planCode }, trx);
   }
 
   /**
@@ -135,20 +134,27 @@ export class TeamService {
     await new TeamRepository(trx).update(teamId, { planCode }, this.deps.clock.now());
   }
 
-  async setRiskState(teamId: string, riskState: string): Promise<Team> {
+  async setRiskState(teamId: string, riskState: string, trx?: Knex): Promise<Team> {
     if (!(RISK_STATES as readonly string[]).includes(riskState))
       throw new ValidationError(`risk state must be one of ${RISK_STATES.join(', ')}`);
-    await this.get(teamId);
-    await this.teams.update(teamId, { riskState: riskState as RiskState }, this.deps.clock.now());
-    return this.get(teamId);
+    return this.operatorUpdate(teamId, { riskState: riskState as RiskState }, trx);
   }
 
-  async setTier(teamId: string, tier: number): Promise<Team> {
+  async setTier(teamId: string, tier: number, trx?: Knex): Promise<Team> {
     if (!Number.isInteger(tier) || tier < 0 || tier >= TIER_NAMES.length)
       throw new ValidationError('tier must be an integer from 0 to 3');
-    await this.get(teamId);
-    await this.teams.update(teamId, { sendingTier: tier }, this.deps.clock.now());
-    return this.get(teamId);
+    return this.operatorUpdate(teamId, { sendingTier: tier }, trx);
+  }
+
+  /**
+   * An operator's change of a team, read back in the same transaction (on SQLite's single
+   * connection a read outside an open transaction would wait for it).
+   */
+  private async operatorUpdate(teamId: string, changes: TeamChanges, trx?: Knex): Promise<Team> {
+    const teams = trx ? new TeamRepository(trx) : this.teams;
+    if (!(await teams.findById(teamId))) throw new NotFoundError('Team not found');
+    await teams.update(teamId, changes, this.deps.clock.now());
+    return (await teams.findById(teamId))!;
   }
 
   private async uniqueSlug(name: string, teams: TeamRepository): Promise<string> {
