@@ -277,6 +277,7 @@ export function createServices(infra: Infrastructure) {
     ...infra,
     sessions: accounts.userSessions,
     throttle: accounts.attemptThrottle,
+    endPasswordSessions: (teamId, domains) => accounts.accounts.endPasswordSessions(teamId, domains),
     findTeam: (teamId) =>
       platform.teams.get(teamId).catch((err: unknown) => {
         if (err instanceof NotFoundError) return undefined;

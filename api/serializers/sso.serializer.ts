@@ -1,4 +1,5 @@
 import { ssoStatus, type SsoConfiguration, type SsoSignIn, type SsoSummary } from '../../core/sso/sso.types.js';
+import type { SsoChange } from '../../core/sso/sso.service.js';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -20,6 +21,14 @@ export function serializeSsoConfiguration(config: SsoConfiguration, redirectUri:
     last_sign_in_at: iso(config.lastSignInAt),
     created_at: config.createdAt.toISOString(),
     updated_at: config.updatedAt.toISOString(),
+  };
+}
+
+/** A PUT or PATCH answer: the configuration, with how many password sessions enforcement ended. */
+export function serializeSsoChange(change: SsoChange, redirectUri: string) {
+  return {
+    ...serializeSsoConfiguration(change.configuration, redirectUri),
+    password_sessions_ended: change.passwordSessionsEnded,
   };
 }
 

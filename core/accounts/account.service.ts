@@ -122,6 +122,20 @@ export class AccountService {
   }
 
   /**
+   * Single sign-on is now enforced for `domains` by `teamId`: the sessions of everyone who may no
+   * longer sign in with a password there, other than those opened through the provider, end now
+   * (otherwise a password session opened before enforcement would last its 30 days). Those who
+   * keep password sign-in (the team's owners, the appliance's operators) keep their sessions.
+   */
+  async endPasswordSessions(teamId: string, domains: readonly string[]): Promise<number> {
+    const covered = await this.users.onDomains(domains);
+    const ending: string[] = [];
+    for (const user of covered)
+      if (!user.operator && (await this.memberships.roleIn(user.id, teamId)) !== 'owner') ending.push(user.id);
+    return this.deps.sessions.revokeNotViaSso(ending);
+  }
+
+  /**
    * Who keeps password sign-in on a domain whose team enforces single sign-on: the team's owners
    * (their recovery path), and the appliance's operators (in no team; their password and MFA are
    * what guards the admin API).

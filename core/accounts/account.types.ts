@@ -32,6 +32,8 @@ export type SessionCaller = {
   sessionId: string;
   expiresAt: Date;
   user: User;
+  /** Opened through a team's identity provider, not with a password. */
+  viaSso: boolean;
   /** The team the session acts in, with the user's role there; null when the user has none. */
   team: Team | null;
   role: Role | null;

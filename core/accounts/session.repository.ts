@@ -7,6 +7,8 @@ export type SessionRow = {
   currentTeamId: string | null;
   lastSeenAt: Date;
   expiresAt: Date;
+  /** Opened through a team's identity provider (enforcing single sign-on ends the others). */
+  viaSso: boolean;
 };
 
 /** The user_sessions table: rows are found by the SHA-256 of the cookie's token. */
@@ -22,6 +24,7 @@ export class SessionRepository {
       created_at: row.createdAt,
       last_seen_at: row.lastSeenAt,
       expires_at: row.expiresAt,
+      via_sso: row.viaSso,
     });
   }
 
@@ -40,6 +43,7 @@ export class SessionRepository {
       currentTeamId: (row.current_team_id as string | null) ?? null,
       lastSeenAt: readTimestamp(row.last_seen_at),
       expiresAt: readTimestamp(row.expires_at),
+      viaSso: Boolean(row.via_sso),
     };
   }
 
@@ -66,6 +70,18 @@ export class SessionRepository {
 
   async revokeAllOfUser(userId: string, now: Date, trx: Knex = this.knex): Promise<number> {
     return trx('user_sessions').where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: now });
+  }
+
+  /** Ends the live sessions of these users that were not opened through single sign-on. */
+  async revokeNotViaSso(userIds: readonly string[], now: Date): Promise<number> {
+    let ended = 0;
+    for (let i = 0; i < userIds.length; i += 500)
+      ended += await this.knex('user_sessions')
+        .whereIn('user_id', userIds.slice(i, i + 500))
+        .whereNull('revoked_at')
+        .where({ via_sso: false })
+        .update({ revoked_at: now });
+    return ended;
   }
 
   /** Retention: sessions past their absolute expiry, or revoked, before `before`. */

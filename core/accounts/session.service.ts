@@ -45,7 +45,7 @@ export class SessionService {
    * A new session for `user` (every login gets a new token: no fixation), acting in `teamId` or
    * else in the user's first team.
    */
-  async issue(user: User, teamId?: string): Promise<IssuedSession> {
+  async issue(user: User, teamId?: string, options: { viaSso?: boolean } = {}): Promise<IssuedSession> {
     const now = this.deps.clock.now();
     const { token, hash } = newSecretToken();
     const currentTeamId = teamId ?? (await this.memberships.ofUser(user.id))[0]?.teamId ?? null;
@@ -55,6 +55,7 @@ export class SessionService {
       currentTeamId,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+      viaSso: options.viaSso ?? false,
     };
     await this.sessions.insert({ ...row, tokenHash: hash, createdAt: now });
     return { token, expiresAt: row.expiresAt, session: await this.describe(row, user) };
@@ -88,7 +89,7 @@ export class SessionService {
    * turned on or off, another team and role) a token that leaked before it is worth nothing.
    */
   async rotate(session: SessionCaller): Promise<IssuedSession> {
-    const issued = await this.issue(session.user, session.team?.id);
+    const issued = await this.issue(session.user, session.team?.id, { viaSso: session.viaSso });
     await this.revoke(session.sessionId);
     return issued;
   }
@@ -115,6 +116,11 @@ export class SessionService {
     await this.sessions.revokeAllOfUser(userId, this.deps.clock.now(), trx);
   }
 
+  /** Ends the sessions of these users not opened through single sign-on; how many ended. */
+  async revokeNotViaSso(userIds: readonly string[]): Promise<number> {
+    return this.sessions.revokeNotViaSso(userIds, this.deps.clock.now());
+  }
+
   /** Retention: removes sessions that ended (expired or revoked) more than a day ago. */
   async purgeEnded(): Promise<number> {
     return this.sessions.deleteEndedBefore(new Date(this.deps.clock.now().getTime() - 86_400_000));
@@ -122,7 +128,7 @@ export class SessionService {
 
   /** The session with its team and the user's role there; a team the user left reads as none. */
   private async describe(row: SessionRow, user: User): Promise<SessionCaller> {
-    const base = { sessionId: row.id, expiresAt: row.expiresAt, user };
+    const base = { sessionId: row.id, expiresAt: row.expiresAt, user, viaSso: row.viaSso };
     const role = row.currentTeamId ? await this.memberships.roleIn(user.id, row.currentTeamId) : null;
     const team = role ? await this.deps.findTeam(row.currentTeamId!) : undefined;
     return team && role ? { ...base, team, role } : { ...base, team: null, role: null };

@@ -78,6 +78,20 @@ export class UserRepository {
   }
 
   /** Whether the user runs this appliance (`mailroom user create --operator`): no team is theirs. */
+  /** Users whose address is on one of `domains` (lower-case names), with whether each is an operator. */
+  async onDomains(domains: readonly string[]): Promise<Array<{ id: string; operator: boolean }>> {
+    if (domains.length === 0) return [];
+    // LIKE narrows the scan; the exact suffix check below decides ('_' is a LIKE wildcard).
+    const rows = (await this.knex('users')
+      .where((q) => {
+        for (const domain of domains) q.orWhere('email', 'like', `%@${domain}`);
+      })
+      .select('id', 'email', 'operator')) as Array<{ id: string; email: string; operator: unknown }>;
+    return rows
+      .filter((row) => domains.some((domain) => row.email.toLowerCase().endsWith(`@${domain}`)))
+      .map((row) => ({ id: String(row.id), operator: row.operator === true || Number(row.operator) === 1 }));
+  }
+
   async isOperator(userId: string): Promise<boolean> {
     const row = (await this.knex('users').where({ id: userId }).first('operator')) as { operator: unknown } | undefined;
     // SQLite answers 0/1, MariaDB 0/1 or a boolean.

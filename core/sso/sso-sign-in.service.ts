@@ -147,7 +147,7 @@ export class SsoSignInService {
   private async signIn(config: SsoConfiguration, identity: SsoIdentity): Promise<SsoCallbackOutcome> {
     const now = this.deps.clock.now();
     const { user, joined, role } = await this.deps.join.join(config.teamId, identity, now);
-    const issued = await this.deps.sessions.issue(user, config.teamId);
+    const issued = await this.deps.sessions.issue(user, config.teamId, { viaSso: true });
     await this.deps.repository.update(config.teamId, { last_sign_in_at: now, last_error: null, last_error_at: null });
     const outcome = joined ? 'joined' : 'signed_in';
     await this.record(config.teamId, { userId: user.id, email: user.email, name: user.name, outcome, error: null });

@@ -38,7 +38,15 @@ export type SsoServiceDeps = {
   /** The names of the team's verified sending domains (lower-cased). */
   verifiedDomains: (teamId: string) => Promise<string[]>;
   audit: AuditRecorder;
+  /**
+   * Ends the sessions, other than single sign-on ones, of the addresses on `domains` that may no
+   * longer sign in with a password (the accounts group decides who keeps it); how many ended.
+   */
+  endPasswordSessions: (teamId: string, domains: readonly string[]) => Promise<number>;
 };
+
+/** A saved change, and how many password sessions its enforcement ended. */
+export type SsoChange = { configuration: SsoConfiguration; passwordSessionsEnded: number };
 
 const field = (path: string, message: string) => ({ errors: [{ path, message }] });
 
@@ -70,7 +78,7 @@ export class SsoService {
     return { status: ssoStatus(config), issuer, clientId, enforced, domains };
   }
 
-  async put(session: SessionCaller, input: PutSsoInput): Promise<SsoConfiguration> {
+  async put(session: SessionCaller, input: PutSsoInput): Promise<SsoChange> {
     const team = adminTeam(session);
     assertPlanIncludesSso(team);
     const issuer = checkIssuer(input.issuer);
@@ -96,7 +104,8 @@ export class SsoService {
         throw err;
       });
     if (existing) this.deps.client.forget(existing.issuer);
-    return (await this.repository.findByTeam(team.id))!;
+    // Still enforced (only the domains changed): a newly covered domain's password sessions end.
+    return this.enforced((await this.repository.findByTeam(team.id))!);
   }
 
   /** Starts a test round trip by the signed-in admin; the callback marks the configuration tested. */
@@ -122,7 +131,7 @@ export class SsoService {
   }
 
   /** active needs a successful test; enforced needs active. Turning active off also unenforces. */
-  async patch(session: SessionCaller, input: PatchSsoInput): Promise<SsoConfiguration> {
+  async patch(session: SessionCaller, input: PatchSsoInput): Promise<SsoChange> {
     const config = await this.get(session);
     const active = input.active ?? config.active;
     const enforced = active ? (input.enforced ?? config.enforced) : false;
@@ -144,7 +153,20 @@ export class SsoService {
     if (active && !config.active) changes.activated_at = now;
     if (!active) changes.activated_at = null;
     await this.repository.update(config.teamId, changes);
-    return (await this.repository.findByTeam(config.teamId))!;
+    return this.enforced((await this.repository.findByTeam(config.teamId))!);
+  }
+
+  /**
+   * An enforced configuration ends the password sessions of the addresses it covers, so that
+   * enforcement means everyone but the owners signs in through the provider from now on, not
+   * when their sessions run out. Idempotent: a second call finds none.
+   */
+  private async enforced(configuration: SsoConfiguration): Promise<SsoChange> {
+    const passwordSessionsEnded =
+      configuration.active && configuration.enforced
+        ? await this.deps.endPasswordSessions(configuration.teamId, configuration.domains)
+        : 0;
+    return { configuration, passwordSessionsEnded };
   }
 
   async delete(session: SessionCaller): Promise<void> {

@@ -27,6 +27,8 @@ export type SsoInfrastructure = {
   audit: AuditRecorder;
   /** The accounts group's sign-in attempt limits, which discovery shares (its own buckets). */
   throttle: AttemptLimiter;
+  /** Enforcement ends the password sessions of the covered addresses (the accounts group's rule). */
+  endPasswordSessions: (teamId: string, domains: readonly string[]) => Promise<number>;
 };
 
 /** The path of the redirect URI operators register at their provider. */
@@ -41,7 +43,7 @@ export function createSsoServices(infra: SsoInfrastructure) {
   const flows = new SsoFlowStore({ knex, clock });
   const sso = new SsoService({
     ...{ knex, clock, box, flows, client },
-    ...{ verifiedDomains: infra.verifiedDomains, audit: infra.audit },
+    ...{ verifiedDomains: infra.verifiedDomains, audit: infra.audit, endPasswordSessions: infra.endPasswordSessions },
   });
   const ssoSignIn = new SsoSignInService({
     ...{ clock, box, flows, client, repository: sso.repository },

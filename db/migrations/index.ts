@@ -95,6 +95,7 @@ import { createSsoDomains } from './20261129-0311-create-sso-domains.js';
 import { createSsoFlows } from './20261129-0312-create-sso-flows.js';
 import { createSsoSignIns } from './20261129-0313-create-sso-sign-ins.js';
 import { createAuditLogEntries } from './20261129-0320-create-audit-log-entries.js';
+import { addUserSessionsViaSso } from './20261129-0330-add-user-sessions-via-sso.js';
 import { indexReceivedRawBlob } from './20261129-0303-index-received-raw-blob.js';
 import { createDmarcReports } from './20261128-0220-create-dmarc-reports.js';
 import { createDeliverabilityActions } from './20261128-0200-create-deliverability-actions.js';
@@ -206,4 +207,5 @@ export const migrations: Migration[] = [
   createSsoFlows,
   createSsoSignIns,
   createAuditLogEntries,
+  addUserSessionsViaSso,
 ];

@@ -22,6 +22,17 @@ export const ssoConfigurationShape = z
   })
   .strict();
 
+/** PUT and PATCH answers: the configuration, and the password sessions its enforcement ended. */
+export const ssoChangeShape = ssoConfigurationShape
+  .extend({
+    password_sessions_ended: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('sessions of covered addresses not opened through the provider, ended by enforcement'),
+  })
+  .strict();
+
 export const ssoSignInShape = z
   .object({
     object: z.literal('sso_sign_in'),

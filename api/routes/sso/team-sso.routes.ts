@@ -4,8 +4,8 @@ import { listEnvelope } from '../../../core/shared/pagination/list-query.js';
 import { auditEvent } from '../../audit-events.js';
 import { defineRoute, type RouteContext } from '../../route.js';
 import { errorBodySchema, listSchema } from '../../schemas.js';
-import { serializeSsoConfiguration, serializeSsoSignIn } from '../../serializers/sso.serializer.js';
-import { ssoConfigurationShape, ssoSignInShape } from './sso-shapes.js';
+import { serializeSsoChange, serializeSsoConfiguration, serializeSsoSignIn } from '../../serializers/sso.serializer.js';
+import { ssoChangeShape, ssoConfigurationShape, ssoSignInShape } from './sso-shapes.js';
 
 const tag = 'sso';
 /**
@@ -22,7 +22,7 @@ const resource = (ctx: RouteContext<unknown, unknown, unknown>) => ctx.session.t
 const ssoEvent = (
   ctx: RouteContext<unknown, unknown, unknown>,
   action: string,
-  metadata?: Record<string, string | boolean | readonly string[]>,
+  metadata?: Record<string, string | number | boolean | readonly string[]>,
 ) => auditEvent(action, 'sso_configuration', resource(ctx), metadata);
 
 export const teamSsoRoutes = [
@@ -52,7 +52,7 @@ export const teamSsoRoutes = [
       domains: ['example.com'],
     },
     responses: {
-      200: { description: 'The configuration', schema: ssoConfigurationShape },
+      200: { description: 'The configuration', schema: ssoChangeShape },
       422: { description: 'Unverified or taken domain, bad issuer, missing secret', schema: errorBodySchema },
       ...refusals,
     },
@@ -63,7 +63,7 @@ export const teamSsoRoutes = [
     },
     handler: async ({ body, session, services }) => ({
       status: 200,
-      body: serializeSsoConfiguration(await services.sso.put(session, body), services.ssoLinks.redirectUri()),
+      body: serializeSsoChange(await services.sso.put(session, body), services.ssoLinks.redirectUri()),
     }),
   }),
   defineRoute({
@@ -94,21 +94,27 @@ export const teamSsoRoutes = [
     body: patchSsoSchema,
     exampleBody: { active: true },
     responses: {
-      200: { description: 'The configuration', schema: ssoConfigurationShape },
+      200: { description: 'The configuration', schema: ssoChangeShape },
       422: { description: 'Not tested yet, or enforced without active', schema: errorBodySchema },
       ...refusals,
     },
-    audit: (ctx) => {
+    audit: (ctx, result) => {
       const events = [];
       if (ctx.body.active !== undefined)
         events.push(ssoEvent(ctx, ctx.body.active ? 'sso.activated' : 'sso.deactivated'));
-      if (ctx.body.enforced !== undefined)
-        events.push(ssoEvent(ctx, ctx.body.enforced ? 'sso.enforced' : 'sso.unenforced'));
+      if (ctx.body.enforced !== undefined) {
+        const ended = (result.body as { password_sessions_ended: number }).password_sessions_ended;
+        events.push(
+          ctx.body.enforced
+            ? ssoEvent(ctx, 'sso.enforced', { sessions_ended: ended })
+            : ssoEvent(ctx, 'sso.unenforced'),
+        );
+      }
       return events;
     },
     handler: async ({ body, session, services }) => ({
       status: 200,
-      body: serializeSsoConfiguration(await services.sso.patch(session, body), services.ssoLinks.redirectUri()),
+      body: serializeSsoChange(await services.sso.patch(session, body), services.ssoLinks.redirectUri()),
     }),
   }),
   defineRoute({

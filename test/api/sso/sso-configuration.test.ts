@@ -117,10 +117,11 @@ t.test('a domain claimed away from a team: its stale coverage passes to the new 
 t.test('PUT configures; the secret is never answered, and sealed at rest', async (t) => {
   const res = await as(owner.cookie, '/team/sso', 'PUT', settings({ domains: ['Configure.TEST.'] }));
   t.equal(res.status, 200, res.text);
-  t.same(Object.keys(res.body).sort(), configurationKeys);
+  t.same(Object.keys(res.body).sort(), [...configurationKeys, 'password_sessions_ended'].sort());
   t.match(res.body, {
     object: 'sso_configuration',
     status: 'configured',
+    password_sessions_ended: 0,
     issuer: provider.issuer,
     client_id: provider.clientId,
     domains: ['configure.test'],

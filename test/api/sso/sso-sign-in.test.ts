@@ -153,8 +153,29 @@ t.test('an address on a domain the team does not cover: domain_not_covered', asy
 });
 
 t.test('enforced: password sign-in refused on the domain, except for the owners', async (t) => {
+  // Sessions open before enforcement: dana's with her password and through the provider, the
+  // owner's, and someone's on another domain.
+  const danaByPassword = sessionCookieOf(await login(app, 'dana@acme.test', 'dana password'));
+  const danaBySso = sessionCookieOf(await world.signInAs('dana-idp', 'dana@acme.test'));
+  const elsewhere = (await signup(app, 'eve@elsewhere.test', 'eve password')).cookie;
   const patched = await asBrowser(app, '/team/sso', owner.cookie, { method: 'PATCH', body: { enforced: true } });
-  t.match(patched.body, { status: 'active', enforced: true });
+  t.match(patched.body, { status: 'active', enforced: true, password_sessions_ended: Number });
+  const ended = patched.body.password_sessions_ended as number;
+  t.ok(ended >= 1, `${ended} password sessions ended`);
+  errorShape(t, await asBrowser(app, '/auth/session', danaByPassword), 401, 'invalid_api_key');
+  t.equal((await asBrowser(app, '/auth/session', danaBySso)).status, 200, 'a session through the provider stays');
+  t.equal((await asBrowser(app, '/auth/session', owner.cookie)).status, 200, "the owner's password session stays");
+  t.equal((await asBrowser(app, '/auth/session', elsewhere)).status, 200, 'another domain is not affected');
+  const enforcedEntry = await knex('audit_log_entries').where({ team_id: team.teamId, action: 'sso.enforced' }).first();
+  const metadata =
+    typeof enforcedEntry.metadata === 'string' ? JSON.parse(enforcedEntry.metadata) : enforcedEntry.metadata;
+  t.same(
+    metadata,
+    { sessions_ended: ended },
+    'the audit entry says how many ("password" is a word the scrubber drops)',
+  );
+  const again = await asBrowser(app, '/team/sso', owner.cookie, { method: 'PATCH', body: { enforced: true } });
+  t.equal(again.body.password_sessions_ended, 0, 'none left the second time');
   t.match((await discover('dana@acme.test')).body, { sso: true, enforced: true });
   const attempts: Array<[string, string]> = [
     ['dana@acme.test', 'dana password'],

@@ -74,6 +74,10 @@ function TestSignIn({ configuration }: { configuration: SsoConfiguration }) {
   );
 }
 
+/** What enforcement did to sessions opened with a password, as the end of a toast. */
+const signedOut = (ended: number) =>
+  ended === 0 ? '' : `; ${ended} password ${ended === 1 ? 'session was' : 'sessions were'} signed out`;
+
 /** PATCH /team/sso { active } and { enforced }: switches, each saved at once. */
 function Switches({ configuration }: { configuration: SsoConfiguration }) {
   const toast = useToast();
@@ -83,7 +87,7 @@ function Switches({ configuration }: { configuration: SsoConfiguration }) {
   const active = configuration.active;
   const testedOnce = configuration.tested_at !== null;
   const change = (changes: { active?: boolean; enforced?: boolean }, done: string) =>
-    patch.mutate(changes, { onSuccess: () => toast(done) });
+    patch.mutate(changes, { onSuccess: (saved) => toast(done + signedOut(saved.password_sessions_ended ?? 0)) });
   const activateBlocked = !active && !testedOnce ? 'Test sign-in successfully first.' : null;
   const enforceBlocked = !active ? 'Activate single sign-on first (after a successful test).' : null;
   return (
@@ -129,8 +133,9 @@ function Switches({ configuration }: { configuration: SsoConfiguration }) {
         <span className="field-hint" id="sso-enforced-hint">
           {enforceBlocked ? `${enforceBlocked} ` : ''}
           When enforced, password sign-in is refused for addresses on the covered domains: those people sign in through
-          the identity provider only. The team’s owners keep their password (and two-factor authentication) as the way
-          back in if the provider fails; each such sign-in is written to the audit log.
+          the identity provider only, and their sessions opened with a password end at once. The team’s owners keep
+          their password (and two-factor authentication) as the way back in if the provider fails; each such sign-in is
+          written to the audit log.
         </span>
       </div>
       <ErrorMessage error={patch.error} title="The change was not saved." />

@@ -20,6 +20,8 @@ export type SsoConfiguration = {
   last_sign_in_at: string | null;
   created_at: string;
   updated_at: string;
+  /** PUT and PATCH answers only: the password sessions of covered addresses that enforcement ended. */
+  password_sessions_ended?: number;
 };
 
 export type SsoSignIn = {
