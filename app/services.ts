@@ -276,7 +276,7 @@ export function createServices(infra: Infrastructure) {
   ssoGroup = createSsoServices({
     ...infra,
     sessions: accounts.userSessions,
-    throttle: accounts.attemptThrottle,
+    throttle: accounts.ssoDiscoveryThrottle,
     endPasswordSessions: (teamId, domains) => accounts.accounts.endPasswordSessions(teamId, domains),
     findTeam: (teamId) =>
       platform.teams.get(teamId).catch((err: unknown) => {

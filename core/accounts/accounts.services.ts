@@ -108,8 +108,11 @@ export function createAccountServices(infra: AccountsInfrastructure) {
     accountMfa: mfa,
     invitations,
     accountSettings,
-    /** The guessing limits of sign-in (login, password reset, single sign-on discovery). */
-    attemptThrottle: throttle,
+    /** The limits of single sign-on look-ups: per address as sign-in, per client address its own. */
+    ssoDiscoveryThrottle: new AttemptThrottle(infra.kv, {
+      perAccount: config.accounts.attemptsPerAccount,
+      perIp: config.accounts.ssoDiscoveriesPerIp,
+    }),
     operators: new OperatorService({ knex, clock, recovery: accountRecovery, mfa }),
   };
 }

@@ -678,6 +678,12 @@ export const configSchema = z
         attemptsPerAccount: z.number().int().min(1).max(10_000).default(10),
         /** Login attempts (and password-reset requests) per client address per 15 minutes. */
         attemptsPerIp: z.number().int().min(1).max(100_000).default(50),
+        /**
+         * Single sign-on look-ups (POST /auth/sso/discover) per client address per 15 minutes
+         * (per address: attemptsPerAccount). Higher than attemptsPerIp: a whole office signs in
+         * through one NAT address, and a look-up proves nothing about a password.
+         */
+        ssoDiscoveriesPerIp: z.number().int().min(1).max(1_000_000).default(500),
       })
       .strict()
       .prefault({}),

@@ -67,7 +67,7 @@ t.test('a bucket of ten per 15 minutes holds through pauses: login and MFA verif
 });
 
 t.test('single sign-on discovery is limited per address and per client, in buckets of its own', async (t) => {
-  const app = await startTestApp({ config: { accounts: { attemptsPerAccount: 3, attemptsPerIp: 5 } } });
+  const app = await startTestApp({ config: { accounts: { attemptsPerAccount: 3, ssoDiscoveriesPerIp: 5 } } });
   t.teardown(() => app.close());
   const discover = (email: string) => asBrowser(app, '/auth/sso/discover', null, { method: 'POST', body: { email } });
   for (let i = 0; i < 3; i++) t.same((await discover('ann@example.com')).body, { object: 'sso_discovery', sso: false });
