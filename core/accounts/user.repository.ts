@@ -77,7 +77,6 @@ export class UserRepository {
     await trx('users').where({ id }).whereNull('email_verified_at').update({ email_verified_at: now, updated_at: now });
   }
 
-  /** Whether the user runs this appliance (`mailroom user create --operator`): no team is theirs. */
   /** Users whose address is on one of `domains` (lower-case names), with whether each is an operator. */
   async onDomains(domains: readonly string[]): Promise<Array<{ id: string; operator: boolean }>> {
     if (domains.length === 0) return [];
@@ -92,6 +91,7 @@ export class UserRepository {
       .map((row) => ({ id: String(row.id), operator: row.operator === true || Number(row.operator) === 1 }));
   }
 
+  /** Whether the user runs this appliance (`mailroom user create --operator`): no team is theirs. */
   async isOperator(userId: string): Promise<boolean> {
     const row = (await this.knex('users').where({ id: userId }).first('operator')) as { operator: unknown } | undefined;
     // SQLite answers 0/1, MariaDB 0/1 or a boolean.

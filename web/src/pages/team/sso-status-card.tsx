@@ -133,9 +133,9 @@ function Switches({ configuration }: { configuration: SsoConfiguration }) {
         <span className="field-hint" id="sso-enforced-hint">
           {enforceBlocked ? `${enforceBlocked} ` : ''}
           When enforced, password sign-in is refused for addresses on the covered domains: those people sign in through
-          the identity provider only, and their sessions opened with a password end at once. The team’s owners keep
-          their password (and two-factor authentication) as the way back in if the provider fails; each such sign-in is
-          written to the audit log.
+          the identity provider only, and their sessions opened with a password end at once (yours too, if you are not
+          an owner and signed in with a password). The team’s owners keep their password (and two-factor authentication)
+          as the way back in if the provider fails; each such sign-in is written to the audit log.
         </span>
       </div>
       <ErrorMessage error={patch.error} title="The change was not saved." />
