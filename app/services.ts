@@ -226,7 +226,7 @@ export function createServices(infra: Infrastructure) {
     countEmails: sending.countEmails,
     memberCount: async (teamId) => (await platform.teams.members(teamId)).length,
     setTeamPlan: async (trx, teamId, planCode) => {
-      await platform.teams.setPlanWithin(trx, teamId, planCode);
+      await platform.teams.setPlan(teamId, planCode, trx);
       await ssoGroup!.sso.planChanged(teamId, planCode, trx);
     },
     ssoConfigured: (teamId) => ssoGroup!.sso.isConfigured(teamId),

@@ -56,6 +56,9 @@ const ssoRequired = () =>
     details: { next: 'sso' },
   });
 
+/** Under enforced single sign-on, the enforcing team's owners and the appliance's operators keep their password. */
+const keepsPassword = (ownerOfTeam: boolean, operator: boolean) => ownerOfTeam || operator;
+
 /** Accounts: sign-up (by policy), login, and users the operator creates. */
 export class AccountService {
   private readonly users: UserRepository;
@@ -128,11 +131,10 @@ export class AccountService {
    * keep password sign-in (the team's owners, the appliance's operators) keep their sessions.
    */
   async endPasswordSessions(teamId: string, domains: readonly string[]): Promise<number> {
+    const owners = new Set(await this.memberships.userIdsWithRole(teamId, 'owner'));
     const covered = await this.users.onDomains(domains);
-    const ending: string[] = [];
-    for (const user of covered)
-      if (!user.operator && (await this.memberships.roleIn(user.id, teamId)) !== 'owner') ending.push(user.id);
-    return this.deps.sessions.revokeNotViaSso(ending);
+    const ending = covered.filter((user) => !keepsPassword(owners.has(user.id), user.operator));
+    return this.deps.sessions.revokeNotViaSso(ending.map((user) => user.id));
   }
 
   /**
@@ -141,7 +143,10 @@ export class AccountService {
    * what guards the admin API).
    */
   private async passwordStaysFor(userId: string, teamId: string): Promise<boolean> {
-    return (await this.memberships.roleIn(userId, teamId)) === 'owner' || (await this.users.isOperator(userId));
+    return keepsPassword(
+      (await this.memberships.roleIn(userId, teamId)) === 'owner',
+      await this.users.isOperator(userId),
+    );
   }
 
   /**

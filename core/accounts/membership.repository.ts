@@ -21,6 +21,15 @@ export class MembershipRepository {
     return (row?.role as Role | undefined) ?? null;
   }
 
+  /** The users holding `role` in the team. */
+  async userIdsWithRole(teamId: string, role: Role): Promise<string[]> {
+    const rows = await this.knex('team_members')
+      .where({ team_id: teamId, role })
+      .whereNotNull('user_id')
+      .select('user_id');
+    return rows.map((row: { user_id: string }) => String(row.user_id));
+  }
+
   /** Makes the user a member of the team with `role` (linking the address's row when there is one). */
   async link(
     member: { userId: string; teamId: string; email: string; name: string | null; role: Role; now: Date },

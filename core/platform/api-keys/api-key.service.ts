@@ -67,8 +67,8 @@ export class ApiKeyService {
     return this.keys.list(teamId, filter);
   }
 
-  async get(teamId: string, id: string): Promise<ApiKey> {
-    const key = await this.keys.findInTeam(teamId, id.toLowerCase());
+  async get(teamId: string, id: string, trx?: Knex): Promise<ApiKey> {
+    const key = await this.repository(trx).findInTeam(teamId, id.toLowerCase());
     if (!key) throw new NotFoundError('API key not found');
     return key;
   }
@@ -88,13 +88,16 @@ export class ApiKeyService {
 
   /** Operator action: suspend or reactivate a key. A revoked key stays revoked. */
   async setSuspended(teamId: string, id: string, suspended: boolean, trx?: Knex): Promise<ApiKey> {
-    const keys = trx ? new ApiKeyRepository(trx) : this.keys;
-    const key = await keys.findInTeam(teamId, id.toLowerCase());
-    if (!key) throw new NotFoundError('API key not found');
+    const key = await this.get(teamId, id, trx);
     if (key.status === 'revoked') throw new RevokedApiKeyError('A revoked key cannot be suspended or reactivated');
     const status: ApiKeyStatus = suspended ? 'suspended' : 'active';
-    await keys.setStatus(key.id, status, this.deps.clock.now());
+    await this.repository(trx).setStatus(key.id, status, this.deps.clock.now());
     return { ...key, status };
+  }
+
+  /** The keys table in the caller's transaction, or on the service's connection. */
+  private repository(trx?: Knex): ApiKeyRepository {
+    return trx ? new ApiKeyRepository(trx) : this.keys;
   }
 
   /**

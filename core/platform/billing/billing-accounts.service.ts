@@ -12,7 +12,7 @@ export type BillingAccountsDeps = {
   clock: Clock;
   provider: BillingProvider;
   transact: Transact;
-  /** Sets the team's plan in the caller's transaction (the teams group's setPlanWithin). */
+  /** Sets the team's plan in the caller's transaction (the teams group's setPlan). */
   setTeamPlan: (trx: Knex, teamId: string, planCode: string) => Promise<void>;
 };
 

@@ -117,21 +117,15 @@ export class TeamService {
     return this.get(team.id);
   }
 
-  /** `trx`: the caller's transaction (an operator's command writes its audit entry in it). */
+  /**
+   * `trx`: the caller's transaction: an operator's command writes its audit entry in it, and the
+   * payment provider's subscription change the provider's state stored beside it, so the plan
+   * and its quotas never disagree with the subscription.
+   */
   async setPlan(teamId: string, planCode: string, trx?: Knex): Promise<Team> {
     if (!findPlan(planCode))
       throw new ValidationError(`unknown plan ${planCode}; plans: ${PLANS.map((p) => p.code).join(', ')}`);
     return this.operatorUpdate(teamId, { planCode }, trx);
-  }
-
-  /**
-   * The payment provider's subscription moved the team to `planCode`: written in the caller's
-   * transaction (the one that records the provider's state), so the plan and its quotas never
-   * disagree with the subscription stored beside them.
-   */
-  async setPlanWithin(trx: Knex, teamId: string, planCode: string): Promise<void> {
-    if (!findPlan(planCode)) throw new ValidationError(`unknown plan ${planCode}`);
-    await new TeamRepository(trx).update(teamId, { planCode }, this.deps.clock.now());
   }
 
   async setRiskState(teamId: string, riskState: string, trx?: Knex): Promise<Team> {
